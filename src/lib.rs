@@ -1,0 +1,29 @@
+//! sudojudge: an online judge for three Sudoku problems.
+//!
+//! The crate is a library with a thin binary on top (`src/main.rs`). Data flows one way:
+//! a submission (HTTP or CLI) is stored as `queued`, a worker claims it, the judge compiles
+//! it and runs every test in a fresh sandbox box, a checker verifies each output, and the
+//! results are stored for the API to read.
+//!
+//! Module map:
+//! - [`config`]: `config.toml` to a typed [`config::Config`]; the embedded default.
+//! - [`problem`]: problem packages on disk (`problems/<id>/`), their input formats and data.
+//! - [`solvers`]: pure reference solvers, no I/O. Every verdict rests on them.
+//! - [`checkers`]: one checker per problem kind, built on the solvers.
+//! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
+//! - [`languages`]: the language table: compile and run commands per language.
+//! - [`judge`]: compile once, run every test, check, aggregate a verdict.
+//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
+//! - [`server`]: the axum HTTP API.
+//! - [`worker`]: takes queued submissions and judges them.
+
+pub mod checkers;
+pub mod config;
+pub mod judge;
+pub mod languages;
+pub mod problem;
+pub mod sandbox;
+pub mod server;
+pub mod solvers;
+pub mod store;
+pub mod worker;

@@ -1,0 +1,82 @@
+//! Linux isolation for untrusted code: every compile and every run gets a fresh box.
+//!
+//! One file per kernel concern (namespaces, mounts, cgroup v1 / v2, rlimits, seccomp, the
+//! in-box init). The sandbox knows nothing of problems or languages: it runs an argv in a box
+//! under [`Limits`] and reports a [`RunReport`].
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Resource limits for one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// CPU time summed over every thread and process of the run.
+    pub cpu_time_ms: u64,
+    /// Wall-clock time from start to the last process's exit.
+    pub wall_time_ms: u64,
+    /// Memory (RSS + page cache charged to the run), swap off.
+    pub memory_bytes: u64,
+    /// Bytes of stdout kept; more ends the run as `output_limit`. Stderr is capped likewise.
+    pub output_bytes: u64,
+    /// Processes and threads alive at once.
+    pub max_processes: u32,
+}
+
+/// How a run ended, as far as the sandbox can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Exited with code 0 within every limit.
+    Ok,
+    /// Non-zero exit or killed by a signal that is not a limit.
+    RuntimeError,
+    /// CPU or wall time limit.
+    TimeLimit,
+    /// Memory limit (including OOM kills).
+    MemoryLimit,
+    /// Output limit.
+    OutputLimit,
+}
+
+/// What to run in a fresh box.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// The program and its arguments, resolved inside the box (`/box` is the working directory).
+    pub argv: Vec<String>,
+    /// Host files copied into the box directory before the run: (name in box, host path).
+    pub files: Vec<(String, PathBuf)>,
+    /// Host file fed to stdin; `/dev/null` when `None`.
+    pub stdin: Option<PathBuf>,
+    /// Extra environment variables on top of the clean default environment.
+    pub env: Vec<(String, String)>,
+    /// Limits for this run.
+    pub limits: Limits,
+    /// Files copied out of the box after the run: (name in box, host destination).
+    pub collect: Vec<(String, PathBuf)>,
+}
+
+/// What happened in one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// How the run ended.
+    pub status: RunStatus,
+    /// Exit code when the process exited normally.
+    pub exit_code: Option<i32>,
+    /// Signal number when the process was killed by a signal.
+    pub signal: Option<i32>,
+    /// CPU time of every thread and process of the run.
+    pub time_ms: u64,
+    /// Wall-clock time.
+    pub wall_ms: u64,
+    /// Peak memory.
+    pub memory_kib: u64,
+    /// Captured stdout, at most `output_bytes`.
+    #[serde(skip)]
+    pub stdout: Vec<u8>,
+    /// Captured stderr, capped.
+    #[serde(skip)]
+    pub stderr: Vec<u8>,
+    /// Set when the run was not fully isolated (rlimit-only mode allowed by config).
+    pub degraded: bool,
+}

@@ -1,0 +1,1 @@
+//! Takes queued submissions and judges them.
