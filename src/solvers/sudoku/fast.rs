@@ -1,6 +1,8 @@
 //! The fast solver: one 81-bit board per digit (where that digit may still go), naked and
 //! hidden singles applied to a fixed point with whole-board bit operations, then a branch on
-//! a cell with the fewest candidates.
+//! a cell with the fewest candidates. Hidden singles only look again at the units where a
+//! digit's board changed. (Locked candidates were tried and measured slower: the extra
+//! pruning did not pay for its cost per node.)
 //!
 //! A state is ten `u128`s, so branching copies it instead of undoing moves.
 
@@ -11,6 +13,19 @@ const UNITS: [u128; 27] = units();
 /// Bit `j` set for every cell `j != i` that shares a unit with cell `i`.
 const PEERS: [u128; 81] = peers();
 const ALL_CELLS: u128 = (1 << 81) - 1;
+/// For each cell, bit `u` set for each of the three units `u` (as indexed in [`UNITS`]) it is in.
+const CELL_UNITS: [u32; 81] = cell_units();
+
+const fn cell_units() -> [u32; 81] {
+    let mut masks = [0u32; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        masks[i] = (1 << r) | (1 << (9 + c)) | (1 << (18 + (r / 3) * 3 + c / 3));
+        i += 1;
+    }
+    masks
+}
 
 const fn units() -> [u128; 27] {
     let mut units = [0u128; 27];
@@ -44,6 +59,9 @@ struct State {
     cand: [u128; 9],
     /// Cells with no digit placed yet.
     unsolved: u128,
+    /// `cand` as it was when hidden singles last looked at that digit: only the units where
+    /// it changed since then need a new look.
+    hidden_seen: [u128; 9],
 }
 
 impl State {
@@ -52,6 +70,7 @@ impl State {
         let mut state = State {
             cand: [ALL_CELLS; 9],
             unsolved: ALL_CELLS,
+            hidden_seen: [ALL_CELLS; 9],
         };
         for (cell, &v) in puzzle.iter().enumerate() {
             match v {
@@ -110,8 +129,8 @@ impl State {
             }
             match self.hidden_singles() {
                 None => return false,
-                Some(false) => return true,
                 Some(true) => {}
+                Some(false) => return true,
             }
         }
     }
@@ -121,18 +140,30 @@ impl State {
     fn hidden_singles(&mut self) -> Option<bool> {
         let mut placed_any = false;
         for d in 0..9 {
-            for unit in &UNITS {
+            let now = self.cand[d];
+            let mut changed = self.hidden_seen[d] & !now;
+            if changed == 0 {
+                continue;
+            }
+            self.hidden_seen[d] = now;
+            let mut units = 0u32;
+            while changed != 0 {
+                units |= CELL_UNITS[changed.trailing_zeros() as usize];
+                changed &= changed - 1;
+            }
+            while units != 0 {
+                let unit = UNITS[units.trailing_zeros() as usize];
+                units &= units - 1;
                 let m = self.cand[d] & unit;
                 if m & !self.unsolved != 0 {
                     continue;
                 }
-                match m.count_ones() {
-                    0 => return None,
-                    1 => {
-                        self.place(m.trailing_zeros() as usize, d);
-                        placed_any = true;
-                    }
-                    _ => {}
+                if m == 0 {
+                    return None;
+                }
+                if m & (m - 1) == 0 {
+                    self.place(m.trailing_zeros() as usize, d);
+                    placed_any = true;
                 }
             }
         }
