@@ -1,4 +1,5 @@
-//! Solver benchmarks: `cargo bench --bench solvers`.
+//! Solver benchmarks: `cargo bench --bench solvers` (all sections), or name sections:
+//! `cargo bench --bench solvers -- target binary`.
 //!
 //! - sudoku: puzzles/s of the fast solver against the naive baseline (both counting up to 2
 //!   solutions) on a fixed sample of randomly permuted puzzles from each list in
@@ -43,7 +44,7 @@ impl Rng {
 fn permute(grid: &sudoku::Grid, rng: &mut Rng) -> sudoku::Grid {
     let mut digits: [u8; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
     rng.shuffle(&mut digits[1..]);
-    let mut lines = |rng: &mut Rng| {
+    let lines = |rng: &mut Rng| {
         let mut bands = [0usize, 1, 2];
         rng.shuffle(&mut bands);
         let mut order = [0usize; 9];
@@ -232,7 +233,7 @@ fn random_puzzle(rng: &mut Rng, givens: usize) -> [u8; 81] {
 
 fn bench_target() {
     println!("\n## target-sudoku");
-    let mut rng = Rng(0x7a76_e7);
+    let mut rng = Rng(0x007a_76e7);
     let noip: Vec<[u8; 81]> = (0..20)
         .map(|k| random_puzzle(&mut rng, 24 + k % 7))
         .collect();
@@ -283,7 +284,7 @@ fn bench_target() {
 
 fn bench_binary() {
     println!("\n## binary-sudoku");
-    let mut rng = Rng(0xb1_0a27);
+    let mut rng = Rng(0x00b1_0a27);
     let inputs: Vec<String> = (0..200)
         .map(|_| {
             (0..9)
@@ -320,20 +321,32 @@ fn bench_binary() {
 
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not: then only smoke-run.
-    let benching = std::env::args().any(|a| a == "--bench");
-    if !benching {
-        println!("solvers bench: run with `cargo bench --bench solvers`");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        println!("solvers bench: run with `cargo bench --bench solvers [sudoku|target|binary]`");
         return;
     }
-    let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-    if !datasets.is_dir() {
-        println!(
-            "datasets missing: {} not found; the sudoku section is skipped",
-            datasets.display()
-        );
-    } else {
-        bench_sudoku(&datasets);
+    let wanted: Vec<&str> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    let run = |section: &str| wanted.is_empty() || wanted.contains(&section);
+    if run("sudoku") {
+        let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        if datasets.is_dir() {
+            bench_sudoku(&datasets);
+        } else {
+            println!(
+                "datasets missing: {} not found; the sudoku section is skipped",
+                datasets.display()
+            );
+        }
     }
-    bench_target();
-    bench_binary();
+    if run("target") {
+        bench_target();
+    }
+    if run("binary") {
+        bench_binary();
+    }
 }

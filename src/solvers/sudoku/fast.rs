@@ -52,13 +52,13 @@ const fn peers() -> [u128; 81] {
     peers
 }
 
-/// A partly solved grid.
+/// A partly solved grid (also the search state of [`crate::solvers::target`]).
 #[derive(Clone, Copy)]
-struct State {
+pub(crate) struct State {
     /// `cand[d]`: the cells where digit `d + 1` is placed or may still be placed.
-    cand: [u128; 9],
+    pub(crate) cand: [u128; 9],
     /// Cells with no digit placed yet.
-    unsolved: u128,
+    pub(crate) unsolved: u128,
     /// `cand` as it was when hidden singles last looked at that digit: only the units where
     /// it changed since then need a new look.
     hidden_seen: [u128; 9],
@@ -66,7 +66,7 @@ struct State {
 
 impl State {
     /// The state for `puzzle`'s givens; `None` when a value is above 9 or givens clash.
-    fn new(puzzle: &Grid) -> Option<State> {
+    pub(crate) fn new(puzzle: &Grid) -> Option<State> {
         let mut state = State {
             cand: [ALL_CELLS; 9],
             unsolved: ALL_CELLS,
@@ -88,7 +88,7 @@ impl State {
 
     /// Puts digit `d + 1` in `cell`; `false` when it may not go there.
     #[inline(always)]
-    fn place(&mut self, cell: usize, d: usize) -> bool {
+    pub(crate) fn place(&mut self, cell: usize, d: usize) -> bool {
         let bit = 1u128 << cell;
         if self.cand[d] & bit == 0 {
             return false;
@@ -103,7 +103,7 @@ impl State {
 
     /// Applies naked and hidden singles until neither applies; `false` on a contradiction
     /// (a cell with no candidate, or a digit with no place in some unit).
-    fn propagate(&mut self) -> bool {
+    pub(crate) fn propagate(&mut self) -> bool {
         loop {
             let (mut ones, mut twos) = (0u128, 0u128);
             for &c in &self.cand {
@@ -171,7 +171,7 @@ impl State {
     }
 
     /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one).
-    fn branch_cell(&self) -> usize {
+    pub(crate) fn branch_cell(&self) -> usize {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
         for &c in &self.cand {
             let c = c & self.unsolved;
