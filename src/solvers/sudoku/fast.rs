@@ -93,10 +93,11 @@ impl State {
         if self.cand[d] & bit == 0 {
             return false;
         }
-        for c in &mut self.cand {
-            *c &= !bit;
+        // The digit leaves the cell's peers; every other digit leaves the cell.
+        let (keep_digit, keep_others) = (!PEERS[cell], !bit);
+        for (e, c) in self.cand.iter_mut().enumerate() {
+            *c &= if e == d { keep_digit } else { keep_others };
         }
-        self.cand[d] = (self.cand[d] & !PEERS[cell]) | bit;
         self.unsolved &= !bit;
         true
     }
