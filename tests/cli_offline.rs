@@ -147,6 +147,27 @@ fn solve_names_the_line_of_a_malformed_input() {
 }
 
 #[test]
+fn errors_say_things_once() {
+    let out = sudojudge(&["solve", "sudoku"], b"");
+    assert_eq!(
+        stderr(&out),
+        "error: stdin: malformed input: line 1: missing the final line `end`\n"
+    );
+    let out = sudojudge(&["check", "sudoku", "nope.in", "nope.out"], b"");
+    assert_eq!(
+        stderr(&out),
+        "error: cannot read nope.in: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn a_missing_problems_folder_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sudojudge_in(dir.path(), &["verify"], b"");
+    assert_one_line_error(&out, "no problems folder at problems");
+}
+
+#[test]
 fn unknown_problem_is_one_clear_line() {
     let out = sudojudge(&["solve", "chess"], b"");
     assert_one_line_error(&out, "unknown problem `chess`");

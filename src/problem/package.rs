@@ -135,6 +135,11 @@ fn list_tests(dir: &Path, group: &str) -> Result<Vec<TestCase>, ProblemError> {
 
 /// Loads every package under `problems_dir` (each sub-folder with a `problem.toml`), by id.
 pub fn load_all(problems_dir: &Path) -> Result<Vec<Problem>, ProblemError> {
+    if !problems_dir.is_dir() {
+        return Err(ProblemError::NoProblemsFolder {
+            dir: problems_dir.to_path_buf(),
+        });
+    }
     let read_err = |source| ProblemError::Read {
         path: problems_dir.to_path_buf(),
         source,
@@ -161,9 +166,8 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
     let dir = problems_dir.join(id);
     if !dir.join("problem.toml").is_file() {
         if !problems_dir.is_dir() {
-            return Err(ProblemError::Read {
-                path: problems_dir.to_path_buf(),
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            return Err(ProblemError::NoProblemsFolder {
+                dir: problems_dir.to_path_buf(),
             });
         }
         return Err(ProblemError::Unknown {

@@ -43,7 +43,7 @@ fn read_dataset(path: &Path) -> Result<Vec<Grid>, GenError> {
         }
         let grid = fmt::parse_grid(line).map_err(|message| GenError::DatasetFormat {
             path: path.to_path_buf(),
-            source: FormatError {
+            fault: FormatError {
                 line: i + 1,
                 message,
             },
