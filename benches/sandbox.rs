@@ -28,9 +28,14 @@ fn bare_true() -> Duration {
     start.elapsed()
 }
 
-fn median(v: &mut [Duration]) -> Duration {
+/// (p10, median, p90) of a sample.
+fn quantiles(v: &mut [Duration]) -> (Duration, Duration, Duration) {
     v.sort();
-    v[v.len() / 2]
+    (v[v.len() / 10], v[v.len() / 2], v[v.len() * 9 / 10])
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
 }
 
 fn main() {
@@ -79,19 +84,25 @@ fn main() {
         boxed.push(start.elapsed());
         assert_eq!(r.status, RunStatus::Ok);
     }
-    let b = median(&mut bare);
-    let s = median(&mut boxed);
-    println!("sandbox overhead, {iterations} iterations each, alternating, medians:");
+    let (b10, b, b90) = quantiles(&mut bare);
+    let (s10, s, s90) = quantiles(&mut boxed);
+    println!("sandbox overhead, {iterations} iterations each, alternating:");
+    println!("                                     p10         median      p90");
     println!(
-        "  bare fork+exec+wait /bin/true : {:8.3} ms",
-        b.as_secs_f64() * 1e3
+        "  bare fork+exec+wait /bin/true : {:8.3} ms {:8.3} ms {:8.3} ms",
+        ms(b10),
+        ms(b),
+        ms(b90)
     );
     println!(
-        "  sandboxed trivial static run  : {:8.3} ms",
-        s.as_secs_f64() * 1e3
+        "  sandboxed trivial static run  : {:8.3} ms {:8.3} ms {:8.3} ms",
+        ms(s10),
+        ms(s),
+        ms(s90)
     );
     println!(
-        "  ratio sandboxed / bare        : {:8.2}x",
-        s.as_secs_f64() / b.as_secs_f64()
+        "  ratio sandboxed / bare        : {:8.2}x    {:8.2}x",
+        ms(s10) / ms(b10),
+        ms(s) / ms(b)
     );
 }

@@ -220,7 +220,9 @@ fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
         let mut outcome = init_main(spec, &io, filter.as_ref());
         outcome.init_cpu_ns = self_cpu_ns();
         let mut w = File::from(res_w);
-        let _ = serde_json::to_writer(&mut w, &outcome);
+        if let Ok(bytes) = serde_json::to_vec(&outcome) {
+            let _ = w.write_all(&bytes);
+        }
         drop(w);
         if !spec.isolate {
             // Degraded: take the program's process group (and this init) down.
@@ -268,25 +270,49 @@ fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
-/// Waits up to `timeout` for the init to exit; true when it has.
-fn wait_exit(pidfd: Option<&OwnedFd>, init: Pid, timeout: Duration) -> bool {
+/// What ended a wait for the init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InitEvent {
+    /// Nothing yet.
+    Running,
+    /// The init wrote its report: the program and every process it started are reaped.
+    Reported,
+    /// The init exited.
+    Exited,
+}
+
+/// Waits up to `timeout` for the init to report or exit.
+fn wait_init(pidfd: Option<&OwnedFd>, report: &OwnedFd, init: Pid, timeout: Duration) -> InitEvent {
     match pidfd {
         Some(fd) => {
-            let mut pfd = libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
+            let mut pfds = [
+                libc::pollfd {
+                    fd: report.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
             let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
-            // SAFETY: poll(2) on one valid pollfd.
-            let n = unsafe { libc::poll(&mut pfd, 1, ms) };
-            n > 0
+            // SAFETY: poll(2) on two valid pollfds.
+            let n = unsafe { libc::poll(pfds.as_mut_ptr(), 2, ms) };
+            if n <= 0 {
+                InitEvent::Running
+            } else if pfds[0].revents != 0 {
+                InitEvent::Reported
+            } else {
+                InitEvent::Exited
+            }
         }
         None => {
             std::thread::sleep(timeout.min(Duration::from_millis(1)));
-            let mut status = 0;
-            // SAFETY: non-reaping peek at our own child.
+            // SAFETY: siginfo_t is plain data filled by waitid.
             let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: non-reaping peek at our own child.
             let r = unsafe {
                 libc::waitid(
                     libc::P_PID,
@@ -295,9 +321,24 @@ fn wait_exit(pidfd: Option<&OwnedFd>, init: Pid, timeout: Duration) -> bool {
                     libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
                 )
             };
-            let _ = &mut status;
             // SAFETY: reading si_pid of a siginfo filled by waitid.
-            r == 0 && unsafe { info.si_pid() } != 0
+            if r == 0 && unsafe { info.si_pid() } != 0 {
+                InitEvent::Exited
+            } else {
+                InitEvent::Running
+            }
+        }
+    }
+}
+
+/// Reaps the init, retrying on EINTR; returns its wait status.
+fn reap(init: Pid) -> i32 {
+    let mut status = 0;
+    loop {
+        // SAFETY: reaping our own child.
+        let r = unsafe { libc::waitpid(init.as_raw(), &mut status, 0) };
+        if r >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return status;
         }
     }
 }
@@ -328,7 +369,9 @@ fn supervise(
             killed = Some(Kill::Wall);
             break;
         }
-        if wait_exit(pidfd.as_ref(), init, (deadline - now).min(CPU_POLL)) {
+        if wait_init(pidfd.as_ref(), &res_r, init, (deadline - now).min(CPU_POLL))
+            != InitEvent::Running
+        {
             break;
         }
         if let Some(cg) = &spec.cgroup {
@@ -340,18 +383,14 @@ fn supervise(
             }
         }
     }
-    let mut init_status = 0;
-    loop {
-        // SAFETY: reaping our own child.
-        let r = unsafe { libc::waitpid(init.as_raw(), &mut init_status, 0) };
-        if r >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            break;
-        }
-    }
+    // Teardown is complete only when the init itself is gone (with it, its mount and PID
+    // namespaces): reap it before reporting, whatever ended the wait.
+    let init_status = reap(init);
     let elapsed = start.elapsed();
     let mut text = String::new();
     let _ = File::from(res_r).read_to_string(&mut text);
     let outcome: Option<InitOutcome> = serde_json::from_str(&text).ok();
+    let spare = [std::process::id() as i32];
 
     let mut report = HelperReport {
         killed,
@@ -359,7 +398,7 @@ fn supervise(
     };
     if let Some(cg) = &spec.cgroup {
         match (cg, spec.shared_cgroup) {
-            (Cgroup::V1(v1), true) => v1.kill_all_but(Some(std::process::id() as i32)),
+            (Cgroup::V1(v1), true) => v1.kill_all_but(&spare),
             _ => cg.kill_all(),
         }
         .map_err(|e| e.to_string())?;
@@ -617,8 +656,10 @@ fn drop_privileges(uid: u32, gid: u32) -> Result<(), String> {
         if libc::setresgid(gid, gid, gid) != 0 {
             return Err(err("setresgid"));
         }
-        for cap in 0..64 {
-            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        let mut cap = 0;
+        // Drops each capability until the kernel says there is no such capability.
+        while cap < 64 && libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 {
+            cap += 1;
         }
         libc::prctl(
             libc::PR_CAP_AMBIENT,

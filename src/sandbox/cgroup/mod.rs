@@ -275,12 +275,12 @@ pub(crate) fn read_pids(path: &Path) -> Result<Vec<i32>, CgroupError> {
 }
 
 /// Sends SIGKILL to every pid listed in `procs` (but `spare`) until no other is listed.
-pub(crate) fn kill_listed(procs: &Path, dir: &Path, spare: Option<i32>) -> Result<(), CgroupError> {
+pub(crate) fn kill_listed(procs: &Path, dir: &Path, spare: &[i32]) -> Result<(), CgroupError> {
     for attempt in 0..200u32 {
         let pids = match read_pids(procs) {
             Ok(p) => p
                 .into_iter()
-                .filter(|p| Some(*p) != spare)
+                .filter(|p| !spare.contains(p))
                 .collect::<Vec<_>>(),
             Err(CgroupError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>

@@ -219,11 +219,11 @@ impl V1Cgroup {
 
     /// SIGKILLs every listed task until every controller's list is empty.
     pub fn kill_all(&self) -> Result<(), CgroupError> {
-        self.kill_all_but(None)
+        self.kill_all_but(&[])
     }
 
     /// SIGKILLs every listed task except `spare` (the helper living in a reused cgroup).
-    pub fn kill_all_but(&self, spare: Option<i32>) -> Result<(), CgroupError> {
+    pub fn kill_all_but(&self, spare: &[i32]) -> Result<(), CgroupError> {
         for dir in &self.dirs {
             kill_listed(&dir.join("cgroup.procs"), dir, spare)?;
         }
