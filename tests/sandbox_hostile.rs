@@ -409,3 +409,22 @@ fn dropping_the_sandbox_stops_its_helper_and_removes_its_cgroup() {
         );
     }
 }
+
+#[test]
+fn filling_tmp_beyond_the_memory_limit_is_memory_limit() {
+    let sb = sandbox(122);
+    let p = build(&sb, "tmpfs_fill.c");
+    let mut l = limits();
+    l.memory_bytes = 32 << 20;
+    // Files are capped at the output limit (RLIMIT_FSIZE): lift it so memory is the limit.
+    l.output_bytes = 128 << 20;
+    let r = run(&sb, &p, None, l);
+    expect_status(&r, RunStatus::MemoryLimit);
+    // The helper survived: the next run works.
+    let p = build(&sb, "touch_mem.c");
+    let t = tempfile::tempdir().unwrap();
+    expect_status(
+        &run(&sb, &p, Some(stdin_file(t.path(), "1")), limits()),
+        RunStatus::Ok,
+    );
+}

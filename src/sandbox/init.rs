@@ -431,7 +431,8 @@ fn supervise(
                 report.memory_peak_bytes = o.rusage_maxrss_kib.saturating_mul(1024);
             }
         }
-        None if killed.is_some() => {
+        // Killed by the supervisor, or the init itself was an OOM victim.
+        None if killed.is_some() || report.oom_kills > 0 => {
             report.signal = Some(libc::SIGKILL);
             if killed == Some(Kill::Cpu) {
                 report.cpu_ns = report.cpu_ns.max(cpu_limit_ns);
@@ -456,6 +457,12 @@ fn init_main(
         error: Some(error),
         ..InitOutcome::default()
     };
+    // The box's processes (this init and everything it forks) are the OOM killer's first
+    // choice, never the helper: a box whose memory is mostly tmpfs pages must not take the
+    // helper down with it. Raising the score needs no capability.
+    if let Err(e) = std::fs::write("/proc/self/oom_score_adj", "1000") {
+        return fail(format!("writing /proc/self/oom_score_adj: {e}"));
+    }
     if spec.isolate {
         let root = RootSpec {
             root_dir: &spec.root_dir,
