@@ -428,3 +428,47 @@ fn filling_tmp_beyond_the_memory_limit_is_memory_limit() {
         RunStatus::Ok,
     );
 }
+
+#[test]
+fn the_program_runs_unprivileged_with_a_clean_slate() {
+    let sb = sandbox(123);
+    let p = build(&sb, "identity.c");
+    let r = run(&sb, &p, None, limits());
+    expect_status(&r, RunStatus::Ok);
+    let out = String::from_utf8_lossy(&r.stdout);
+    let id = sb.uid();
+    assert!(
+        out.contains(&format!("uid={id} gid={id} groups=0\n")),
+        "{out}"
+    );
+    for cap in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert!(
+            out.contains(&format!("{cap}:\t0000000000000000\n")),
+            "{cap}: {out}"
+        );
+    }
+    assert!(out.contains("NoNewPrivs:\t1\n"), "{out}");
+    assert!(out.contains("Seccomp:\t2\n"), "{out}");
+    // 0, 1, 2 and the descriptor of the listing itself.
+    assert!(out.contains("fds: 0 1 2 3\n"), "{out}");
+    let env: Vec<&str> = out.lines().filter(|l| l.starts_with("env ")).collect();
+    assert_eq!(
+        env,
+        [
+            "env PATH=/usr/local/bin:/usr/bin:/bin",
+            "env HOME=/box",
+            "env TMPDIR=/tmp",
+            "env LANG=C.UTF-8"
+        ],
+        "{out}"
+    );
+    assert!(out.contains("host=sudojudge\n"), "{out}");
+    let root = out.lines().find(|l| l.starts_with("root:")).unwrap();
+    let mut entries: Vec<&str> = root["root:".len()..].split_whitespace().collect();
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["bin", "box", "dev", "etc", "lib", "lib64", "proc", "root", "tmp", "usr"],
+        "{out}"
+    );
+}

@@ -454,3 +454,23 @@ impl Drop for CgroupGuard {
         let _ = self.0.remove();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Sandbox>();
+    }
+
+    #[test]
+    fn owner_pid_parses_slot_names() {
+        assert_eq!(owner_pid("slot3-1234-0-7", 3), Some(1234));
+        assert_eq!(owner_pid("slot3-1234-0", 3), Some(1234));
+        assert_eq!(owner_pid("slot31-1234-0", 3), None);
+        assert_eq!(owner_pid("other", 3), None);
+        assert!(pid_alive(std::process::id() as i32));
+    }
+}
