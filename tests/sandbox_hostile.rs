@@ -472,3 +472,14 @@ fn the_program_runs_unprivileged_with_a_clean_slate() {
         "{out}"
     );
 }
+
+#[test]
+fn filling_the_box_folder_is_memory_limit_not_a_full_disk() {
+    let sb = sandbox(124);
+    let p = build(&sb, "box_fill.c");
+    let mut l = limits();
+    l.memory_bytes = 48 << 20;
+    let r = run(&sb, &p, None, l);
+    expect_status(&r, RunStatus::MemoryLimit);
+    assert!(sudojudge::sandbox::boxdir::is_tmpfs(sb.box_root()).unwrap());
+}

@@ -133,7 +133,7 @@ impl Sandbox {
         if !capabilities.isolated && !config.allow_degraded {
             return Err(SandboxError::Unavailable(capabilities.missing.clone()));
         }
-        boxdir::prepare_root(&config.box_root)?;
+        boxdir::prepare_root(&config.box_root, config.box_tmpfs_mb)?;
         let helper = match &config.helper {
             Some(p) => p.clone(),
             None => match std::env::var_os("SUDOJUDGE_HELPER") {
@@ -189,6 +189,13 @@ impl Sandbox {
         if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
             server.stop();
         }
+    }
+
+    /// Where box folders live: a private (0700) folder of the judge, on a tmpfs unless
+    /// `box_tmpfs_mb = 0`. Compiled programs are kept here too, so they can be hard-linked
+    /// into boxes.
+    pub fn box_root(&self) -> &std::path::Path {
+        &self.config.box_root
     }
 
     /// The slot's uid (and gid) boxed programs run as.
