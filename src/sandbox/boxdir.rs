@@ -46,6 +46,9 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Bo
 /// Creates `box_root` if needed, checks nobody else could have planted it and, when
 /// `tmpfs_mb > 0` and it is not one already, mounts a tmpfs of that size on it.
 pub fn prepare_root(box_root: &Path, tmpfs_mb: u64) -> Result<(), BoxDirError> {
+    // Sandboxes made at once by several workers must not stack one tmpfs on another.
+    static PREPARING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = PREPARING.lock().unwrap_or_else(|e| e.into_inner());
     match std::fs::DirBuilder::new().mode(0o700).create(box_root) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
