@@ -2,8 +2,8 @@
 //! all without following a link the boxed program may have planted.
 //!
 //! Layout of one run under `box_root` (root-only, mode 0700):
-//! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/root` (mount point of the box's
-//! root), `<run>/stdout`, `<run>/stderr` (root-only, outside the box).
+//! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/stdout`, `<run>/stderr`
+//! (root-only, outside the box).
 
 use std::fs::File;
 use std::io::Read;
@@ -124,7 +124,7 @@ pub struct RunDir {
 }
 
 impl RunDir {
-    /// Creates `<box_root>/<name>` with its `box` (owned by `uid:gid`) and `root` folders.
+    /// Creates `<box_root>/<name>` with its `box` folder (owned by `uid:gid`).
     pub fn create(box_root: &Path, name: &str, uid: u32, gid: u32) -> Result<RunDir, BoxDirError> {
         let run = box_root.join(plain_name(name)?);
         std::fs::DirBuilder::new()
@@ -137,7 +137,6 @@ impl RunDir {
 
     fn open(run: PathBuf) -> Result<RunDir, BoxDirError> {
         let boxed = run.join("box");
-        let root = run.join("root");
         let cleanup = |e| {
             let _ = std::fs::remove_dir_all(&run);
             e
@@ -146,11 +145,6 @@ impl RunDir {
             .mode(0o755)
             .create(&boxed)
             .map_err(io("mkdir", &boxed))
-            .map_err(cleanup)?;
-        std::fs::DirBuilder::new()
-            .mode(0o755)
-            .create(&root)
-            .map_err(io("mkdir", &root))
             .map_err(cleanup)?;
         let c = std::ffi::CString::new(boxed.as_os_str().as_bytes())
             .map_err(|_| BoxDirError::BadName(boxed.display().to_string()))?;
@@ -192,11 +186,6 @@ impl RunDir {
     /// The host path of the box folder (mounted at `/box`).
     pub fn box_path(&self) -> PathBuf {
         self.run.join("box")
-    }
-
-    /// The mount point of the box's root.
-    pub fn root_path(&self) -> PathBuf {
-        self.run.join("root")
     }
 
     /// The stdout file (created by the helper).
