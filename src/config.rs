@@ -114,12 +114,35 @@ pub struct SandboxConfig {
     pub uid_base: u32,
     /// Size of the tmpfs mounted at `/tmp` in each box.
     pub tmp_size_mb: u64,
+    /// Size of the tmpfs mounted on `box_root` (boxes live in memory, and what a program
+    /// writes in `/box` counts against its memory limit instead of filling a disk); 0 keeps
+    /// `box_root` on the file system it is on.
+    #[serde(default)]
+    pub box_tmpfs_mb: u64,
     /// Wall limit as a multiple of the CPU limit when none is given.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.
     pub max_processes: u32,
     /// Allow running without namespaces/cgroups (rlimits only). Every result then says so.
     pub allow_degraded: bool,
+    /// Where the cgroup hierarchies are mounted (v2 unified, or one folder per v1 controller).
+    #[serde(default = "default_cgroup_root")]
+    pub cgroup_root: PathBuf,
+    /// Folder created inside the judge's own cgroup to hold every run's cgroup.
+    #[serde(default = "default_cgroup_name")]
+    pub cgroup_name: String,
+    /// The `sudojudge` binary used as the single-threaded sandbox helper; default: the
+    /// `SUDOJUDGE_HELPER` environment variable, else the running executable.
+    #[serde(default)]
+    pub helper: Option<PathBuf>,
+}
+
+fn default_cgroup_root() -> PathBuf {
+    PathBuf::from("/sys/fs/cgroup")
+}
+
+fn default_cgroup_name() -> String {
+    "sudojudge".to_string()
 }
 
 /// One language.

@@ -1,0 +1,500 @@
+//! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
+//! the helper process, reads the outcome back and tears everything down.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::DirBuilderExt;
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::boxdir::{self, BoxDirError, RunDir};
+use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
+use super::probe::{probe_with, Capabilities};
+use super::rlimits::RlimitPlan;
+use super::spec::{BoxSpec, HelperReport};
+use super::status::{classify, Facts};
+use super::{RunReport, RunRequest};
+use crate::config::SandboxConfig;
+
+/// The judge's own faults while running a box (a submission's misbehaviour is never one).
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The host cannot isolate runs and the config does not allow degraded mode.
+    #[error("the sandbox cannot isolate runs on this host; missing: {}", .0.join("; "))]
+    Unavailable(Vec<String>),
+    /// A box folder or file could not be handled.
+    #[error(transparent)]
+    BoxDir(#[from] BoxDirError),
+    /// A cgroup could not be created, read or removed.
+    #[error(transparent)]
+    Cgroup(#[from] CgroupError),
+    /// The helper process could not be started or talked to.
+    #[error("sandbox helper {path}: {source}")]
+    Helper {
+        /// The helper binary.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The helper answered with something that is not a report.
+    #[error("sandbox helper gave no report (exit {status}): {output}")]
+    HelperOutput {
+        /// Its exit status.
+        status: String,
+        /// What it printed (stdout then stderr), truncated.
+        output: String,
+    },
+    /// Setting up the box failed inside the helper.
+    #[error("sandbox set-up failed: {0}")]
+    Setup(String),
+    /// The request itself is unusable (empty argv, NUL bytes, a path as a file name).
+    #[error("invalid run request: {0}")]
+    Request(String),
+}
+
+/// Per-run settings beyond [`super::Limits`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Largest file the program may write (RLIMIT_FSIZE); default: the output limit + 1.
+    /// Compiles need more (the binary they write).
+    pub file_size_bytes: Option<u64>,
+}
+
+/// One worker slot's sandbox: its uid/gid, its cgroups, its long-lived helper process.
+///
+/// `Send + Sync`; [`Sandbox::run`] blocks, so call it from `spawn_blocking`. Runs of one
+/// sandbox are serialized (one worker per slot). Dropping it stops the helper and removes
+/// the slot's cgroup.
+#[derive(Debug)]
+pub struct Sandbox {
+    config: SandboxConfig,
+    slot: u32,
+    uid: u32,
+    gid: u32,
+    helper: PathBuf,
+    cgroups: Option<CgroupManager>,
+    /// cgroup v1: the slot's reused cgroup the helper lives in (no per-run migration).
+    slot_cgroup: Option<Cgroup>,
+    capabilities: Capabilities,
+    name: String,
+    /// Empty folder on which the helper builds the slot's root template (in its own mount
+    /// namespace; the host only ever sees the empty folder).
+    template: PathBuf,
+    seq: AtomicU64,
+    server: Mutex<Option<Server>>,
+}
+
+/// The running helper process and its protocol pipes.
+#[derive(Debug)]
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Distinguishes sandboxes of one process (and so their cgroups and box folders).
+static INSTANCES: AtomicU64 = AtomicU64::new(0);
+
+fn pid_alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks existence.
+    pid > 0
+        && (unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH))
+}
+
+/// Owner pid of a `slot{N}-{pid}-...` name.
+fn owner_pid(name: &str, slot: u32) -> Option<i32> {
+    name.strip_prefix(&format!("slot{slot}-"))?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Environment every program starts with (the request adds to it).
+const BASE_ENV: &[(&str, &str)] = &[
+    ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+    ("HOME", "/box"),
+    ("TMPDIR", "/tmp"),
+    ("LANG", "C.UTF-8"),
+];
+
+impl Sandbox {
+    /// The sandbox of worker slot `slot`: probes the host and refuses, naming what is
+    /// missing, unless everything is there or `allow_degraded` is set.
+    pub fn new(config: &SandboxConfig, slot: u32) -> Result<Sandbox, SandboxError> {
+        let manager = super::probe::detect_cgroups(config);
+        let capabilities = probe_with(config, &manager);
+        if !capabilities.isolated && !config.allow_degraded {
+            return Err(SandboxError::Unavailable(capabilities.missing.clone()));
+        }
+        boxdir::prepare_root(&config.box_root, config.box_tmpfs_mb)?;
+        let helper = match &config.helper {
+            Some(p) => p.clone(),
+            None => match std::env::var_os("SUDOJUDGE_HELPER") {
+                Some(p) => PathBuf::from(p),
+                None => std::env::current_exe().map_err(|source| SandboxError::Helper {
+                    path: PathBuf::from("/proc/self/exe"),
+                    source,
+                })?,
+            },
+        };
+        let id = config.uid_base.saturating_add(slot);
+        let name = format!(
+            "slot{}-{}-{}",
+            slot,
+            std::process::id(),
+            INSTANCES.fetch_add(1, Ordering::Relaxed)
+        );
+        let cgroups = if capabilities.isolated {
+            manager.ok()
+        } else {
+            None
+        };
+        remove_stale(&config.box_root, cgroups.as_ref(), slot);
+        let template = config.box_root.join(format!("{name}.root"));
+        std::fs::DirBuilder::new()
+            .mode(0o755)
+            .create(&template)
+            .map_err(|source| {
+                SandboxError::BoxDir(BoxDirError::Io {
+                    op: "mkdir",
+                    path: template.clone(),
+                    source,
+                })
+            })?;
+        let slot_cgroup = match &cgroups {
+            Some(m @ CgroupManager::V1(_)) => Some(m.create(
+                &name,
+                CgroupLimits {
+                    memory_bytes: 256 << 20,
+                    max_processes: config.max_processes.saturating_add(2),
+                },
+            )?),
+            _ => None,
+        };
+        Ok(Sandbox {
+            config: config.clone(),
+            slot,
+            uid: id,
+            gid: id,
+            helper,
+            cgroups,
+            slot_cgroup,
+            capabilities,
+            name,
+            template,
+            seq: AtomicU64::new(0),
+            server: Mutex::new(None),
+        })
+    }
+
+    /// Uses `path` as the helper binary (the `sudojudge` executable). Tests and other
+    /// binaries embedding the library need this; the default is the running executable.
+    pub fn set_helper(&mut self, path: impl Into<PathBuf>) {
+        self.helper = path.into();
+        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
+            server.stop();
+        }
+    }
+
+    /// Where box folders live: a private (0700) folder of the judge, on a tmpfs unless
+    /// `box_tmpfs_mb = 0`. Compiled programs are kept here too, so they can be hard-linked
+    /// into boxes.
+    pub fn box_root(&self) -> &std::path::Path {
+        &self.config.box_root
+    }
+
+    /// The slot's uid (and gid) boxed programs run as.
+    pub fn uid(&self) -> u32 {
+        self.uid
+    }
+
+    /// The worker slot.
+    pub fn slot(&self) -> u32 {
+        self.slot
+    }
+
+    /// Whether runs are rlimit-only (every report then has `degraded = true`).
+    pub fn degraded(&self) -> bool {
+        !self.capabilities.isolated
+    }
+
+    /// What the host offered when this sandbox was made.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+
+    /// Runs `request` in a fresh box and waits for it. `Err` only for the judge's faults.
+    pub fn run(&self, request: &RunRequest) -> Result<RunReport, SandboxError> {
+        self.run_with(request, RunOptions::default())
+    }
+
+    /// [`Sandbox::run`] with per-run options.
+    pub fn run_with(
+        &self,
+        request: &RunRequest,
+        options: RunOptions,
+    ) -> Result<RunReport, SandboxError> {
+        if request.argv.is_empty() {
+            return Err(SandboxError::Request("empty argv".into()));
+        }
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let name = format!("{}-{}", self.name, seq);
+        let run_dir = RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?;
+        for (in_box, host) in &request.files {
+            run_dir.copy_in(in_box, host)?;
+        }
+        let per_run = match (&self.slot_cgroup, &self.cgroups) {
+            (None, Some(m)) => Some(CgroupGuard(m.create(
+                &name,
+                CgroupLimits {
+                    memory_bytes: request.limits.memory_bytes,
+                    max_processes: request.limits.max_processes,
+                },
+            )?)),
+            _ => None,
+        };
+        let cgroup = match (&self.slot_cgroup, &per_run) {
+            (Some(shared), _) => Some(shared.clone()),
+            (None, Some(g)) => Some(g.0.clone()),
+            (None, None) => None,
+        };
+        let limits = &request.limits;
+        let file_size = options
+            .file_size_bytes
+            .unwrap_or(limits.output_bytes.saturating_add(1))
+            .max(limits.output_bytes.saturating_add(1));
+        let degraded = self.degraded();
+        let mut env: Vec<(String, String)> = BASE_ENV
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if degraded {
+            for (k, v) in env.iter_mut() {
+                if k == "HOME" {
+                    *v = run_dir.box_path().display().to_string();
+                }
+            }
+        }
+        for (k, v) in &request.env {
+            env.retain(|(ek, _)| ek != k);
+            env.push((k.clone(), v.clone()));
+        }
+        let spec = BoxSpec {
+            argv: request.argv.clone(),
+            env,
+            box_dir: run_dir.box_path(),
+            root_dir: self.template.clone(),
+            stdin: request
+                .stdin
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/dev/null")),
+            stdout: run_dir.stdout_path(),
+            stderr: run_dir.stderr_path(),
+            mounts: self.config.mounts.clone(),
+            tmp_size_mb: self.config.tmp_size_mb,
+            uid: self.uid,
+            gid: self.gid,
+            cpu_limit_ms: limits.cpu_time_ms,
+            wall_limit_ms: limits.wall_time_ms,
+            rlimits: RlimitPlan::new(limits, file_size, degraded),
+            cgroup,
+            shared_cgroup: self.slot_cgroup.is_some(),
+            isolate: !degraded,
+        };
+        let started = Instant::now();
+        let report = self.call_helper(&spec)?;
+        let helper_wall = started.elapsed();
+
+        let (stdout, stdout_len) =
+            boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?;
+        let (stderr, stderr_len) =
+            boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?;
+        for (in_box, dest) in &request.collect {
+            run_dir.collect(in_box, dest, file_size)?;
+        }
+        let status = classify(&Facts {
+            report: &report,
+            limits,
+            stdout_len,
+            stderr_len,
+        });
+        if let Some(g) = per_run {
+            g.finish()?;
+        }
+        run_dir.remove()?;
+        let wall_ms = if report.wall_us > 0 {
+            report.wall_us.div_ceil(1000)
+        } else {
+            helper_wall.as_millis() as u64
+        };
+        Ok(RunReport {
+            status,
+            exit_code: report.exit_code,
+            signal: report.signal,
+            time_ms: report.cpu_ns / 1_000_000,
+            wall_ms,
+            memory_kib: report.memory_peak_bytes / 1024,
+            stdout,
+            stderr,
+            degraded,
+        })
+    }
+
+    fn spawn_server(&self) -> Result<Server, SandboxError> {
+        let helper_err = |source| SandboxError::Helper {
+            path: self.helper.clone(),
+            source,
+        };
+        let mut child = Command::new(&self.helper)
+            .arg("__sandbox-init")
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(helper_err)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(helper_err(std::io::Error::other("no pipes to the helper")));
+        };
+        Ok(Server {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+        })
+    }
+
+    fn exchange(server: &mut Server, line: &[u8]) -> std::io::Result<String> {
+        server.stdin.write_all(line)?;
+        server.stdin.flush()?;
+        let mut answer = String::new();
+        if server.stdout.read_line(&mut answer)? == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the helper exited",
+            ));
+        }
+        Ok(answer)
+    }
+
+    /// Sends one spec to the slot's helper (started on first use, restarted once if it
+    /// died) and reads its report.
+    fn call_helper(&self, spec: &BoxSpec) -> Result<HelperReport, SandboxError> {
+        let mut line = serde_json::to_vec(spec)
+            .map_err(|e| SandboxError::Request(format!("cannot encode the box spec: {e}")))?;
+        line.push(b'\n');
+        let mut guard = self.server.lock().unwrap_or_else(|e| e.into_inner());
+        let mut last_err = None;
+        for _attempt in 0..2 {
+            let mut server = match guard.take() {
+                Some(s) => s,
+                None => self.spawn_server()?,
+            };
+            match Self::exchange(&mut server, &line) {
+                Ok(answer) => {
+                    *guard = Some(server);
+                    return match serde_json::from_str::<Result<HelperReport, String>>(&answer) {
+                        Ok(Ok(report)) => Ok(report),
+                        Ok(Err(message)) => Err(SandboxError::Setup(message)),
+                        Err(_) => {
+                            let mut output = answer;
+                            output.truncate(4096);
+                            Err(SandboxError::HelperOutput {
+                                status: "running".into(),
+                                output,
+                            })
+                        }
+                    };
+                }
+                Err(e) => {
+                    server.stop();
+                    last_err = Some(e);
+                }
+            }
+        }
+        Err(SandboxError::Helper {
+            path: self.helper.clone(),
+            source: last_err.unwrap_or_else(|| std::io::Error::other("helper failed")),
+        })
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
+            server.stop();
+        }
+        if let Some(cg) = &self.slot_cgroup {
+            let _ = cg.remove();
+        }
+        let _ = std::fs::remove_dir(&self.template);
+    }
+}
+
+/// Removes box folders and cgroups of this slot left by a judge process that died.
+fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>, slot: u32) {
+    let stale = |name: &str| owner_pid(name, slot).is_some_and(|pid| !pid_alive(pid));
+    if let Ok(dir) = std::fs::read_dir(box_root) {
+        for e in dir.flatten() {
+            if stale(&e.file_name().to_string_lossy()) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    if let Some(m) = cgroups {
+        for name in m.leaves() {
+            if stale(&name) {
+                let _ = m.open(&name).remove();
+            }
+        }
+    }
+}
+
+/// Removes the run's cgroup even when the run fails half-way.
+struct CgroupGuard(Cgroup);
+
+impl CgroupGuard {
+    fn finish(self) -> Result<(), CgroupError> {
+        let result = self.0.remove();
+        std::mem::forget(self);
+        result
+    }
+}
+
+impl Drop for CgroupGuard {
+    fn drop(&mut self) {
+        let _ = self.0.remove();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Sandbox>();
+    }
+
+    #[test]
+    fn owner_pid_parses_slot_names() {
+        assert_eq!(owner_pid("slot3-1234-0-7", 3), Some(1234));
+        assert_eq!(owner_pid("slot3-1234-0", 3), Some(1234));
+        assert_eq!(owner_pid("slot31-1234-0", 3), None);
+        assert_eq!(owner_pid("other", 3), None);
+        assert!(pid_alive(std::process::id() as i32));
+    }
+}
