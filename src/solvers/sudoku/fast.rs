@@ -171,7 +171,8 @@ impl State {
         Some(placed_any)
     }
 
-    /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one).
+    /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one;
+    /// among those, the one with the most open peers).
     pub(crate) fn branch_cell(&self) -> usize {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
         for &c in &self.cand {
@@ -182,7 +183,18 @@ impl State {
         }
         let pairs = twos & !threes;
         if pairs != 0 {
-            return pairs.trailing_zeros() as usize;
+            // The two-candidate cell with the most open peers: its guess settles the most.
+            let mut best = (0, 0);
+            let mut rest = pairs;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let open_peers = (PEERS[cell] & self.unsolved).count_ones();
+                if open_peers > best.0 {
+                    best = (open_peers, cell);
+                }
+            }
+            return best.1;
         }
         let mut best = (u32::MAX, 0);
         let mut rest = self.unsolved;
