@@ -71,8 +71,24 @@ const ALL9: u32 = 0x1ff;
 const BAND_ROW: [u32; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
 /// Columns 0, 3, 6 (the first column of each stack); likewise 1, 4, 7 and 2, 5, 8.
 const STACK_COL: [u32; 3] = BAND_ROW;
-/// Row 0, 3 and 6 alone (the first row of band 0, 1, 2); likewise for columns and stacks.
-const FIRSTS: [u32; 3] = [1, 1 << 3, 1 << 6];
+/// The first row of band 0, 1 and 2 (rows 0, 3, 6), each alone.
+const BAND_FIRST_ROW: [u128; 3] = [cells(1, ALL9), cells(1 << 3, ALL9), cells(1 << 6, ALL9)];
+/// The first column of stack 0, 1 and 2 (columns 0, 3, 6), each alone.
+const STACK_FIRST_COL: [u128; 3] = [cells(ALL9, 1), cells(ALL9, 1 << 3), cells(ALL9, 1 << 6)];
+/// Rows 0, 3, 6 (first in their band), then 1, 4, 7, then 2, 5, 8.
+const ROWS_IN_BAND: [u128; 3] = [
+    cells(BAND_ROW[0], ALL9),
+    cells(BAND_ROW[1], ALL9),
+    cells(BAND_ROW[2], ALL9),
+];
+/// Columns 0, 3, 6 (first in their stack), then 1, 4, 7, then 2, 5, 8.
+const COLS_IN_STACK: [u128; 3] = [
+    cells(ALL9, STACK_COL[0]),
+    cells(ALL9, STACK_COL[1]),
+    cells(ALL9, STACK_COL[2]),
+];
+/// The top-left cell of each box.
+const FIRST_CELLS: u128 = cells(BAND_ROW[0], STACK_COL[0]);
 /// Where a row segment's flag sits: its first cell (columns 0, 3, 6 of every row).
 const ROW_SEG_FLAGS: u128 = cells(ALL9, STACK_COL[0]);
 /// Where a column segment's flag sits: its first cell (rows 0, 3, 6 of every column).
@@ -106,42 +122,41 @@ fn segments(x: u128) -> (u128, u128) {
 /// The cells a digit with board `x` leaves by pointing and claiming (box-line intersections),
 /// computed for all 54 intersections with whole-board bit operations.
 fn locked_eliminations(x: u128) -> u128 {
-    let first_rows = cells(BAND_ROW[0], STACK_COL[0]);
-    let first_cols = first_rows;
-    // Row segments: flag on the segment's first cell when the digit may go in the segment.
     let (rs, cs) = segments(x);
     // Pointing along rows: a box whose only row segment holding the digit is in band row k.
     let [p0, p1, p2] = only_one(
-        rs & first_rows,
-        (rs >> 9) & first_rows,
-        (rs >> 18) & first_rows,
+        rs & FIRST_CELLS,
+        (rs >> 9) & FIRST_CELLS,
+        (rs >> 18) & FIRST_CELLS,
     );
     let f = p0 | p1 << 9 | p2 << 18;
-    let [f0, f1, f2] = FIRSTS.map(|col| f & cells(ALL9, col));
+    let [f0, f1, f2] = STACK_FIRST_COL.map(|cols| f & cols);
     let mut out = spread_row(f0 << 3 | f0 << 6 | f1 >> 3 | f1 << 3 | f2 >> 3 | f2 >> 6);
     // Claiming along rows: a row whose only segment holding the digit is in stack k.
-    let row_start = cells(ALL9, 1);
-    let [q0, q1, q2] = only_one(rs & row_start, (rs >> 3) & row_start, (rs >> 6) & row_start);
+    let [q0, q1, q2] = only_one(
+        rs & STACK_FIRST_COL[0],
+        (rs >> 3) & STACK_FIRST_COL[0],
+        (rs >> 6) & STACK_FIRST_COL[0],
+    );
     let g = q0 | q1 << 3 | q2 << 6;
-    let [g0, g1, g2] = BAND_ROW.map(|rows| g & cells(rows, ALL9));
+    let [g0, g1, g2] = ROWS_IN_BAND.map(|rows| g & rows);
     out |= spread_row(g0 << 9 | g0 << 18 | g1 >> 9 | g1 << 9 | g2 >> 9 | g2 >> 18);
     // Column segments, the same two rules transposed.
     let [p0, p1, p2] = only_one(
-        cs & first_cols,
-        (cs >> 1) & first_cols,
-        (cs >> 2) & first_cols,
+        cs & FIRST_CELLS,
+        (cs >> 1) & FIRST_CELLS,
+        (cs >> 2) & FIRST_CELLS,
     );
     let f = p0 | p1 << 1 | p2 << 2;
-    let [f0, f1, f2] = FIRSTS.map(|row| f & cells(row, ALL9));
+    let [f0, f1, f2] = BAND_FIRST_ROW.map(|rows| f & rows);
     out |= spread_col(f0 << 27 | f0 << 54 | f1 >> 27 | f1 << 27 | f2 >> 27 | f2 >> 54);
-    let col_start = cells(1, ALL9);
     let [q0, q1, q2] = only_one(
-        cs & col_start,
-        (cs >> 27) & col_start,
-        (cs >> 54) & col_start,
+        cs & BAND_FIRST_ROW[0],
+        (cs >> 27) & BAND_FIRST_ROW[0],
+        (cs >> 54) & BAND_FIRST_ROW[0],
     );
     let g = q0 | q1 << 27 | q2 << 54;
-    let [g0, g1, g2] = STACK_COL.map(|cols| g & cells(ALL9, cols));
+    let [g0, g1, g2] = COLS_IN_STACK.map(|cols| g & cols);
     out |= spread_col(g0 << 1 | g0 << 2 | g1 >> 1 | g1 << 1 | g2 >> 1 | g2 >> 2);
     out & ALL_CELLS
 }
