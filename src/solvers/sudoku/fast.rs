@@ -214,8 +214,9 @@ impl State {
         true
     }
 
-    /// Applies naked and hidden singles until neither applies; `false` on a contradiction
-    /// (a cell with no candidate, or a digit with no place in some unit).
+    /// Applies naked and hidden singles, then locked candidates, until nothing applies;
+    /// `false` on a contradiction (a cell with no candidate, or a digit with no place in some
+    /// unit). Only candidates that no completion uses are removed.
     pub(crate) fn propagate(&mut self) -> bool {
         loop {
             let (mut ones, mut twos) = (0u128, 0u128);
