@@ -251,6 +251,17 @@ mod tests {
     }
 
     #[test]
+    fn no_completion_without_a_clash_is_none() {
+        // Row 0 lacks only a 9, in its first cell, but column 0 already holds a 9.
+        let mut grid = [0u8; 81];
+        for (c, cell) in grid.iter_mut().enumerate().take(9).skip(1) {
+            *cell = c as u8;
+        }
+        grid[9 * 4] = 9;
+        assert_eq!(max_score(&grid), None);
+    }
+
+    #[test]
     fn full_grid_scores_itself() {
         let grid = full_grid();
         let expected: u32 = (0..81)
