@@ -90,17 +90,21 @@ fn parse_line(line: &str) -> Option<sudoku::Grid> {
     Some(grid)
 }
 
+/// Wall time of one run of `work`.
+fn time(work: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    work();
+    start.elapsed()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
 /// Median wall time of `passes` runs of `work`.
 fn median_time(passes: usize, mut work: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..passes)
-        .map(|_| {
-            let start = Instant::now();
-            work();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[passes / 2]
+    median((0..passes).map(|_| time(&mut work)).collect())
 }
 
 const SAMPLE: usize = 2000;
@@ -111,7 +115,10 @@ const LISTS: [(&str, &str); 3] = [
 ];
 
 fn bench_sudoku(datasets: &Path) {
-    println!("## sudoku: puzzles/s counting up to 2 solutions, {SAMPLE} permuted puzzles per list");
+    println!(
+        "## sudoku: puzzles/s counting up to 2 solutions, {SAMPLE} permuted puzzles per list \
+         (median of 9 passes for fast, 3 for naive, interleaved)"
+    );
     println!("| list | fast (median) | naive (median) | fast / naive |");
     println!("|---|---|---|---|");
     for (name, file) in LISTS {
@@ -147,16 +154,23 @@ fn bench_sudoku(datasets: &Path) {
             unique, SAMPLE,
             "{name}: every sampled puzzle must be unique"
         );
-        let fast = median_time(7, || {
-            for p in &sample {
-                black_box(sudoku::fast::count_solutions(black_box(p), 2));
+        // Interleaved rounds, so that both solvers see the same machine load.
+        let (mut fast, mut naive) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            for _ in 0..3 {
+                fast.push(time(|| {
+                    for p in &sample {
+                        black_box(sudoku::fast::count_solutions(black_box(p), 2));
+                    }
+                }));
             }
-        });
-        let naive = median_time(3, || {
-            for p in &sample {
-                black_box(sudoku::naive::count_solutions(black_box(p), 2));
-            }
-        });
+            naive.push(time(|| {
+                for p in &sample {
+                    black_box(sudoku::naive::count_solutions(black_box(p), 2));
+                }
+            }));
+        }
+        let (fast, naive) = (median(fast), median(naive));
         let rate = |d: Duration| SAMPLE as f64 / d.as_secs_f64();
         println!(
             "| {name} | {:.0}/s | {:.0}/s | {:.1}x |",
@@ -248,16 +262,22 @@ fn bench_target() {
             "solver disagrees"
         );
     }
-    let bb = median_time(7, || {
-        for g in &noip {
-            black_box(target::max_score(black_box(g)));
+    let (mut bb, mut ex) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        for _ in 0..3 {
+            bb.push(time(|| {
+                for g in &noip {
+                    black_box(target::max_score(black_box(g)));
+                }
+            }));
         }
-    });
-    let ex = median_time(3, || {
-        for g in &noip {
-            black_box(target_exhaustive(black_box(g)));
-        }
-    });
+        ex.push(time(|| {
+            for g in &noip {
+                black_box(target_exhaustive(black_box(g)));
+            }
+        }));
+    }
+    let (bb, ex) = (median(bb), median(ex));
     println!(
         "20 NOIP-like cases (24-30 givens, {} to {} completions, {} in all):",
         completions.iter().min().unwrap_or(&0),
@@ -265,7 +285,8 @@ fn bench_target() {
         completions.iter().sum::<usize>()
     );
     println!(
-        "  branch and bound {:.2} ms, exhaustive {:.2} ms, ratio {:.1}x",
+        "  branch and bound {:.2} ms (median of 9), exhaustive {:.2} ms (median of 3), \
+         interleaved, ratio {:.1}x",
         bb.as_secs_f64() * 1e3,
         ex.as_secs_f64() * 1e3,
         ex.as_secs_f64() / bb.as_secs_f64()

@@ -17,32 +17,39 @@ pub fn weight(row: usize, col: usize) -> u32 {
     6 + ring
 }
 
-/// `INNER[k]`: the cells at least `k + 1` rings in from the edge (weight above `6 + k`).
-const INNER: [u128; 4] = inner_rings();
+/// `ROW_WEIGHTS[r][bits]`: the total weight of the cells of row `r` whose columns are set in
+/// the 9-bit `bits`, so a board's weight takes nine lookups instead of bit counts.
+const ROW_WEIGHTS: [[u16; 512]; 9] = row_weights();
 
-const fn inner_rings() -> [u128; 4] {
-    let mut rings = [0u128; 4];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        let mut ring = r;
-        if c < ring {
-            ring = c;
+const fn row_weights() -> [[u16; 512]; 9] {
+    let mut table = [[0u16; 512]; 9];
+    let mut r = 0;
+    while r < 9 {
+        let mut bits = 0;
+        while bits < 512 {
+            let mut total = 0;
+            let mut c = 0;
+            while c < 9 {
+                if bits >> c & 1 == 1 {
+                    total += const_weight((r * 9 + c) as u8);
+                }
+                c += 1;
+            }
+            table[r][bits] = total as u16;
+            bits += 1;
         }
-        if 8 - r < ring {
-            ring = 8 - r;
-        }
-        if 8 - c < ring {
-            ring = 8 - c;
-        }
-        let mut k = 0;
-        while k < ring {
-            rings[k] |= 1 << i;
-            k += 1;
-        }
-        i += 1;
+        r += 1;
     }
-    rings
+    table
+}
+
+/// The total weight of the cells in `cells`.
+fn weight_sum(cells: u128) -> u32 {
+    ROW_WEIGHTS
+        .iter()
+        .enumerate()
+        .map(|(r, table)| u32::from(table[(cells >> (9 * r)) as usize & 0x1ff]))
+        .sum()
 }
 
 /// The cells of each unit (rows, columns, boxes), heaviest first.
@@ -92,11 +99,6 @@ const fn const_weight(cell: u8) -> u32 {
         ring = 8 - c;
     }
     6 + ring
-}
-
-/// The total weight of the cells in `cells`.
-fn weight_sum(cells: u128) -> u32 {
-    6 * cells.count_ones() + INNER.iter().map(|&r| (cells & r).count_ones()).sum::<u32>()
 }
 
 /// The maximum of sum(weight x digit) over every completion of `grid` (`0` = empty), or
@@ -246,6 +248,17 @@ mod tests {
         let mut bad = full_grid();
         bad[3] = 10;
         assert_eq!(max_score(&bad), None);
+    }
+
+    #[test]
+    fn no_completion_without_a_clash_is_none() {
+        // Row 0 lacks only a 9, in its first cell, but column 0 already holds a 9.
+        let mut grid = [0u8; 81];
+        for (c, cell) in grid.iter_mut().enumerate().take(9).skip(1) {
+            *cell = c as u8;
+        }
+        grid[9 * 4] = 9;
+        assert_eq!(max_score(&grid), None);
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! The fast solver: one 81-bit board per digit (where that digit may still go), naked and
-//! hidden singles applied to a fixed point with whole-board bit operations, then a branch on
-//! a cell with the fewest candidates. Hidden singles only look again at the units where a
-//! digit's board changed. (Locked candidates were tried and measured slower: the extra
-//! pruning did not pay for its cost per node.)
+//! The fast solver: one 81-bit board per digit (where that digit may still go). Naked and
+//! hidden singles run to a fixed point with whole-board bit operations (hidden singles only
+//! look again at the units where a digit's board changed); when they stall, locked
+//! candidates (pointing and claiming, all 54 box-line intersections of a digit at once, and
+//! only for digits whose segment occupancy changed); then a branch on a two-candidate cell
+//! with the most open peers.
 //!
-//! A state is ten `u128`s, so branching copies it instead of undoing moves.
+//! A state is a few `u128`s, so branching copies it instead of undoing moves.
 
 use super::Grid;
 
@@ -52,6 +53,114 @@ const fn peers() -> [u128; 81] {
     peers
 }
 
+/// The cells on the rows set in `rows` and the columns set in `cols` (bit k: row or column k).
+const fn cells(rows: u32, cols: u32) -> u128 {
+    let mut mask = 0u128;
+    let mut i = 0;
+    while i < 81 {
+        if rows >> (i / 9) & 1 == 1 && cols >> (i % 9) & 1 == 1 {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
+}
+
+const ALL9: u32 = 0x1ff;
+/// Rows 0, 3, 6 (the first row of each band); likewise 1, 4, 7 and 2, 5, 8.
+const BAND_ROW: [u32; 3] = [0b001_001_001, 0b010_010_010, 0b100_100_100];
+/// Columns 0, 3, 6 (the first column of each stack); likewise 1, 4, 7 and 2, 5, 8.
+const STACK_COL: [u32; 3] = BAND_ROW;
+/// The first row of band 0, 1 and 2 (rows 0, 3, 6), each alone.
+const BAND_FIRST_ROW: [u128; 3] = [cells(1, ALL9), cells(1 << 3, ALL9), cells(1 << 6, ALL9)];
+/// The first column of stack 0, 1 and 2 (columns 0, 3, 6), each alone.
+const STACK_FIRST_COL: [u128; 3] = [cells(ALL9, 1), cells(ALL9, 1 << 3), cells(ALL9, 1 << 6)];
+/// Rows 0, 3, 6 (first in their band), then 1, 4, 7, then 2, 5, 8.
+const ROWS_IN_BAND: [u128; 3] = [
+    cells(BAND_ROW[0], ALL9),
+    cells(BAND_ROW[1], ALL9),
+    cells(BAND_ROW[2], ALL9),
+];
+/// Columns 0, 3, 6 (first in their stack), then 1, 4, 7, then 2, 5, 8.
+const COLS_IN_STACK: [u128; 3] = [
+    cells(ALL9, STACK_COL[0]),
+    cells(ALL9, STACK_COL[1]),
+    cells(ALL9, STACK_COL[2]),
+];
+/// The top-left cell of each box.
+const FIRST_CELLS: u128 = cells(BAND_ROW[0], STACK_COL[0]);
+/// Where a row segment's flag sits: its first cell (columns 0, 3, 6 of every row).
+const ROW_SEG_FLAGS: u128 = cells(ALL9, STACK_COL[0]);
+/// Where a column segment's flag sits: its first cell (rows 0, 3, 6 of every column).
+const COL_SEG_FLAGS: u128 = cells(BAND_ROW[0], ALL9);
+
+/// A row segment's three cells from the flag on its first cell.
+fn spread_row(flags: u128) -> u128 {
+    flags | flags << 1 | flags << 2
+}
+
+/// A column segment's three cells from the flag on its first cell.
+fn spread_col(flags: u128) -> u128 {
+    flags | flags << 9 | flags << 18
+}
+
+/// Flags set where exactly one of `a`, `b`, `c` has them.
+fn only_one(a: u128, b: u128, c: u128) -> [u128; 3] {
+    [a & !b & !c, b & !a & !c, c & !a & !b]
+}
+
+/// Which row segments and which column segments may hold a digit with board `x`, each
+/// flagged on its first cell.
+#[inline(always)]
+fn segments(x: u128) -> (u128, u128) {
+    (
+        (x | x >> 1 | x >> 2) & ROW_SEG_FLAGS,
+        (x | x >> 9 | x >> 18) & COL_SEG_FLAGS,
+    )
+}
+
+/// The cells a digit with board `x` leaves by pointing and claiming (box-line intersections),
+/// computed for all 54 intersections with whole-board bit operations.
+fn locked_eliminations(x: u128) -> u128 {
+    let (rs, cs) = segments(x);
+    // Pointing along rows: a box whose only row segment holding the digit is in band row k.
+    let [p0, p1, p2] = only_one(
+        rs & FIRST_CELLS,
+        (rs >> 9) & FIRST_CELLS,
+        (rs >> 18) & FIRST_CELLS,
+    );
+    let f = p0 | p1 << 9 | p2 << 18;
+    let [f0, f1, f2] = STACK_FIRST_COL.map(|cols| f & cols);
+    let mut out = spread_row(f0 << 3 | f0 << 6 | f1 >> 3 | f1 << 3 | f2 >> 3 | f2 >> 6);
+    // Claiming along rows: a row whose only segment holding the digit is in stack k.
+    let [q0, q1, q2] = only_one(
+        rs & STACK_FIRST_COL[0],
+        (rs >> 3) & STACK_FIRST_COL[0],
+        (rs >> 6) & STACK_FIRST_COL[0],
+    );
+    let g = q0 | q1 << 3 | q2 << 6;
+    let [g0, g1, g2] = ROWS_IN_BAND.map(|rows| g & rows);
+    out |= spread_row(g0 << 9 | g0 << 18 | g1 >> 9 | g1 << 9 | g2 >> 9 | g2 >> 18);
+    // Column segments, the same two rules transposed.
+    let [p0, p1, p2] = only_one(
+        cs & FIRST_CELLS,
+        (cs >> 1) & FIRST_CELLS,
+        (cs >> 2) & FIRST_CELLS,
+    );
+    let f = p0 | p1 << 1 | p2 << 2;
+    let [f0, f1, f2] = BAND_FIRST_ROW.map(|rows| f & rows);
+    out |= spread_col(f0 << 27 | f0 << 54 | f1 >> 27 | f1 << 27 | f2 >> 27 | f2 >> 54);
+    let [q0, q1, q2] = only_one(
+        cs & BAND_FIRST_ROW[0],
+        (cs >> 27) & BAND_FIRST_ROW[0],
+        (cs >> 54) & BAND_FIRST_ROW[0],
+    );
+    let g = q0 | q1 << 27 | q2 << 54;
+    let [g0, g1, g2] = COLS_IN_STACK.map(|cols| g & cols);
+    out |= spread_col(g0 << 1 | g0 << 2 | g1 >> 1 | g1 << 1 | g2 >> 1 | g2 >> 2);
+    out & ALL_CELLS
+}
+
 /// A partly solved grid (also the search state of [`crate::solvers::target`]).
 #[derive(Clone, Copy)]
 pub(crate) struct State {
@@ -62,6 +171,8 @@ pub(crate) struct State {
     /// `cand` as it was when hidden singles last looked at that digit: only the units where
     /// it changed since then need a new look.
     hidden_seen: [u128; 9],
+    /// `cand` as locked candidates last left it for that digit.
+    locked_seen: [u128; 9],
 }
 
 impl State {
@@ -71,6 +182,7 @@ impl State {
             cand: [ALL_CELLS; 9],
             unsolved: ALL_CELLS,
             hidden_seen: [ALL_CELLS; 9],
+            locked_seen: [ALL_CELLS; 9],
         };
         for (cell, &v) in puzzle.iter().enumerate() {
             match v {
@@ -102,8 +214,9 @@ impl State {
         true
     }
 
-    /// Applies naked and hidden singles until neither applies; `false` on a contradiction
-    /// (a cell with no candidate, or a digit with no place in some unit).
+    /// Applies naked and hidden singles, then locked candidates, until nothing applies;
+    /// `false` on a contradiction (a cell with no candidate, or a digit with no place in some
+    /// unit). Only candidates that no completion uses are removed.
     pub(crate) fn propagate(&mut self) -> bool {
         loop {
             let (mut ones, mut twos) = (0u128, 0u128);
@@ -131,9 +244,33 @@ impl State {
             match self.hidden_singles() {
                 None => return false,
                 Some(true) => {}
-                Some(false) => return true,
+                Some(false) => {
+                    if !self.locked_candidates() {
+                        return true;
+                    }
+                }
             }
         }
+    }
+
+    /// Pointing and claiming for every digit at once per board: a digit confined to one
+    /// line within a box leaves the rest of that line, and a digit confined to one box
+    /// within a line leaves the rest of that box. Returns whether anything was removed.
+    fn locked_candidates(&mut self) -> bool {
+        let mut removed = false;
+        for (c, seen) in self.cand.iter_mut().zip(&mut self.locked_seen) {
+            let x = *c;
+            // The eliminations depend only on which segments can hold the digit; when those
+            // are as last time, last time's eliminations are already gone from `x`.
+            if segments(x) == segments(*seen) {
+                continue;
+            }
+            let kept = x & !locked_eliminations(x);
+            removed |= kept != x;
+            *c = kept;
+            *seen = kept;
+        }
+        removed
     }
 
     /// Places every digit that has a single place left in some unit. `None` on a
@@ -171,7 +308,8 @@ impl State {
         Some(placed_any)
     }
 
-    /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one).
+    /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one;
+    /// among those, the one with the most open peers).
     pub(crate) fn branch_cell(&self) -> usize {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
         for &c in &self.cand {
@@ -182,7 +320,18 @@ impl State {
         }
         let pairs = twos & !threes;
         if pairs != 0 {
-            return pairs.trailing_zeros() as usize;
+            // The two-candidate cell with the most open peers: its guess settles the most.
+            let mut best = (0, 0);
+            let mut rest = pairs;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let open_peers = (PEERS[cell] & self.unsolved).count_ones();
+                if open_peers > best.0 {
+                    best = (open_peers, cell);
+                }
+            }
+            return best.1;
         }
         let mut best = (u32::MAX, 0);
         let mut rest = self.unsolved;

@@ -70,6 +70,45 @@ mod tests {
         }
     }
 
+    /// Unique puzzles from ../shared/datasets: 1905_11+, top1465 and 17-clue.
+    const HARD: [&str; 9] = [
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        "98.7..6..75.....8...6......4...3.5....54.9.6.....2...4.1.........98...7...79.1.5.",
+        "98.7..6..75..6..8...6......6....4.32..8.7.9.....3.....21.....9...7.9.5.....1....4",
+        "98.7.....65....7....7.6....4....3.8...89..5.........43.2...1.6...96..8......2...1",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+        "....7...1..6.....5......4...9....5..6.81.5..........8731..9....76..2....2..31...9",
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+        "..............1.23..4.56......2........73......8...6...2.3...7.6.....5..9........",
+    ];
+
+    #[test]
+    fn hard_puzzles_have_one_solution_in_both_solvers() {
+        for text in HARD {
+            let puzzle = parse(text);
+            let sol = solve(&puzzle).expect("dataset puzzles are solvable");
+            assert!(is_valid_solution(&puzzle, &sol), "{text}");
+            assert_eq!(naive::solve(&puzzle), Some(sol), "{text}");
+            assert_eq!(count_solutions(&puzzle, 2), 1, "{text}");
+            assert_eq!(naive::count_solutions(&puzzle, 2), 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn removing_a_given_of_a_minimal_puzzle_gives_several_solutions() {
+        // A 17-clue puzzle is minimal: without any one of its givens it is no longer unique.
+        let puzzle = parse(HARD[7]);
+        for i in (0..81).filter(|&i| puzzle[i] != 0) {
+            let mut fewer = puzzle;
+            fewer[i] = 0;
+            assert_eq!(count_solutions(&fewer, 2), 2, "given {i}");
+            assert_eq!(count_solutions(&fewer, 1), 1);
+            let sol = solve(&fewer).expect("still solvable");
+            assert!(is_valid_solution(&fewer, &sol));
+        }
+    }
+
     #[test]
     fn empty_grid_has_many_solutions() {
         let empty = [0u8; 81];
