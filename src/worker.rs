@@ -1,1 +1,175 @@
 //! Takes queued submissions and judges them.
+//!
+//! Each worker owns one judge (one sandbox slot), claims the oldest queued submission, compiles
+//! it, runs its tests and stores the report. Idle workers sleep on a [`Notify`] that the server
+//! pokes on every new submission (with a slow poll as a safety net). On shutdown a worker stops
+//! taking work; a submission in flight is put back in the queue between two tests.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{watch, Notify};
+use tokio::task::JoinHandle;
+
+use crate::judge::{CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeReport, Verdict};
+use crate::problem::Problem;
+use crate::store::{Claimed, Queue};
+
+/// Loaded problems by id.
+pub type Problems = BTreeMap<String, Problem>;
+
+/// How long an idle worker sleeps before looking at the queue without being woken.
+const IDLE_POLL: Duration = Duration::from_secs(5);
+/// Pause after a database error before trying again.
+const ERROR_PAUSE: Duration = Duration::from_millis(500);
+
+/// What every worker shares.
+pub struct WorkerContext<Q> {
+    /// The durable queue.
+    pub queue: Arc<Q>,
+    /// The problems, by id.
+    pub problems: Arc<Problems>,
+    /// Poked when a submission is queued.
+    pub wake: Arc<Notify>,
+    /// Turns true when the daemon is shutting down.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+impl<Q> Clone for WorkerContext<Q> {
+    fn clone(&self) -> Self {
+        WorkerContext {
+            queue: Arc::clone(&self.queue),
+            problems: Arc::clone(&self.problems),
+            wake: Arc::clone(&self.wake),
+            shutdown: self.shutdown.clone(),
+        }
+    }
+}
+
+/// Starts one worker on its own judge; it returns when shutdown is signalled.
+pub fn spawn<Q: Queue, E: Executor>(
+    name: String,
+    judge: Judge<E>,
+    ctx: WorkerContext<Q>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move { work(name, judge, ctx).await })
+}
+
+async fn work<Q: Queue, E: Executor>(name: String, judge: Judge<E>, mut ctx: WorkerContext<Q>) {
+    tracing::debug!(worker = %name, "worker started");
+    loop {
+        if *ctx.shutdown.borrow() {
+            break;
+        }
+        let wake = Arc::clone(&ctx.wake);
+        let notified = wake.notified();
+        tokio::pin!(notified);
+        // Registered before looking at the queue, so a submission queued in between still
+        // wakes this worker.
+        notified.as_mut().enable();
+        match ctx.queue.claim(&name).await {
+            Ok(Some(claimed)) => process(&name, &judge, &ctx, claimed).await,
+            Ok(None) => {
+                tokio::select! {
+                    _ = &mut notified => {}
+                    _ = ctx.shutdown.changed() => {}
+                    _ = tokio::time::sleep(IDLE_POLL) => {}
+                }
+            }
+            Err(e) => {
+                tracing::error!(worker = %name, error = %e, "cannot claim from the queue");
+                tokio::time::sleep(ERROR_PAUSE).await;
+            }
+        }
+    }
+    tracing::debug!(worker = %name, "worker stopped");
+}
+
+async fn process<Q: Queue, E: Executor>(
+    name: &str,
+    judge: &Judge<E>,
+    ctx: &WorkerContext<Q>,
+    claimed: Claimed,
+) {
+    let started = Instant::now();
+    let Claimed {
+        id,
+        attempt,
+        problem,
+        language,
+        source,
+    } = claimed;
+    let report = match ctx.problems.get(&problem) {
+        None => JudgeReport::without_tests(
+            &problem,
+            &language,
+            Verdict::SE,
+            CompileInfo {
+                ok: false,
+                log: String::new(),
+            },
+            Some(format!("problem {problem:?} is not loaded on this judge")),
+        ),
+        Some(p) => match judge.compile(p, &language, source.into_bytes()).await {
+            Compiled::Done(report) => report,
+            Compiled::Ready { program, compile } => {
+                if let Err(e) = ctx.queue.mark_running(id, attempt).await {
+                    tracing::warn!(worker = %name, id, error = %e, "cannot mark running");
+                }
+                let shutdown = ctx.shutdown.clone();
+                match judge
+                    .run_tests(p, &language, program, compile, move || *shutdown.borrow())
+                    .await
+                {
+                    Ok(report) => report,
+                    Err(Interrupted) => {
+                        match ctx.queue.release(id, attempt).await {
+                            Ok(()) => tracing::info!(worker = %name, id, "shutdown: requeued"),
+                            Err(e) => {
+                                tracing::error!(worker = %name, id, error = %e,
+                                    "shutdown: cannot requeue; it will be requeued on start")
+                            }
+                        }
+                        return;
+                    }
+                }
+            }
+        },
+    };
+    store_report(name, ctx, id, attempt, &report).await;
+    tracing::info!(
+        id,
+        problem = %report.problem,
+        language = %report.language,
+        verdict = %report.verdict,
+        score = report.score,
+        time_ms = report.time_ms,
+        judged_ms = started.elapsed().as_millis() as u64,
+        worker = %name,
+        cause = report.message.as_deref().unwrap_or(""),
+        "judged"
+    );
+}
+
+async fn store_report<Q: Queue>(
+    name: &str,
+    ctx: &WorkerContext<Q>,
+    id: i64,
+    attempt: i64,
+    report: &JudgeReport,
+) {
+    for try_no in 1..=3 {
+        match ctx.queue.complete(id, attempt, report).await {
+            Ok(true) => return,
+            Ok(false) => {
+                tracing::warn!(worker = %name, id, attempt, "stale claim: result dropped");
+                return;
+            }
+            Err(e) => {
+                tracing::error!(worker = %name, id, try_no, error = %e, "cannot store result");
+                tokio::time::sleep(ERROR_PAUSE * try_no).await;
+            }
+        }
+    }
+}

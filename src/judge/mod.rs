@@ -6,12 +6,14 @@
 //! - [`pipeline`]: the judging itself over an executor.
 //! - [`table`]: the human-readable table.
 
+pub mod custom;
 pub mod executor;
 pub mod pipeline;
 pub mod report;
 pub mod table;
 pub mod verdict;
 
+pub use custom::{CustomRun, RunResult, RunnerPool};
 pub use executor::{Compilation, Executor, ExecutorError};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeSettings};
 pub use report::{CompileInfo, JudgeReport, TestResult};
