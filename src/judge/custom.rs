@@ -60,7 +60,6 @@ pub struct RunnerPool<E: Executor> {
     slots: Mutex<Vec<Arc<E>>>,
     size: usize,
     limits: Limits,
-    extra_memory_mb: std::collections::BTreeMap<String, u64>,
 }
 
 impl<E: Executor> RunnerPool<E> {
@@ -80,11 +79,6 @@ impl<E: Executor> RunnerPool<E> {
             size: slots.len(),
             slots: Mutex::new(slots),
             limits,
-            extra_memory_mb: config
-                .languages
-                .iter()
-                .map(|(k, l)| (k.clone(), l.extra_memory_mb))
-                .collect(),
         }
     }
 
@@ -133,10 +127,7 @@ impl<E: Executor> RunnerPool<E> {
         if let Err(e) = file.write_all(stdin).and_then(|()| file.flush()) {
             return system_error(format!("cannot write the stdin file: {e}"));
         }
-        let mut limits = self.limits;
-        let extra = self.extra_memory_mb.get(language).copied().unwrap_or(0);
-        limits.memory_bytes += extra * 1024 * 1024;
-        match executor.run(&program, file.path(), limits) {
+        match executor.run(&program, file.path(), self.limits) {
             Err(ExecutorError(cause)) => {
                 RunResult::not_run("system_error", compile, Some(format!("sandbox: {cause}")))
             }

@@ -45,7 +45,8 @@ pub trait Executor: Send + Sync + 'static {
         source: &[u8],
     ) -> Result<Compilation<Self::Program>, ExecutorError>;
 
-    /// Runs `program` with `stdin` as its standard input under `limits`.
+    /// Runs `program` with `stdin` as its standard input under `limits`, plus the memory its
+    /// language adds (an interpreter's footprint).
     fn run(
         &self,
         program: &Self::Program,

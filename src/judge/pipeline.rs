@@ -3,7 +3,6 @@
 //! Every test runs even after a failure: the score is the share of tests passed. The blocking
 //! sandbox calls and the checker run in `spawn_blocking`, so the tokio runtime never stalls.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::checkers::CheckOutcome;
@@ -18,15 +17,16 @@ use super::verdict::Verdict;
 /// A checker function (the real one is [`crate::checkers::check`]; tests may swap it).
 pub type CheckFn = fn(CheckerKind, &[u8], &[u8], &[u8]) -> CheckOutcome;
 
-/// The per-language and sandbox settings that turn a problem's limits into run limits.
+/// The sandbox settings that turn a problem's limits into run limits.
+///
+/// A language's `extra_memory_mb` is not added here: the executor's program adds it
+/// (`languages::Program::run_request`), so it is counted exactly once.
 #[derive(Debug, Clone)]
 pub struct JudgeSettings {
     /// Wall limit = `wall_factor` x CPU limit.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.
     pub max_processes: u32,
-    /// Memory granted on top of the problem's limit, per language id.
-    pub extra_memory_mb: BTreeMap<String, u64>,
 }
 
 impl JudgeSettings {
@@ -35,21 +35,15 @@ impl JudgeSettings {
         JudgeSettings {
             wall_factor: config.sandbox.wall_factor.max(1),
             max_processes: config.sandbox.max_processes,
-            extra_memory_mb: config
-                .languages
-                .iter()
-                .map(|(id, l)| (id.clone(), l.extra_memory_mb))
-                .collect(),
         }
     }
 
-    /// The limits of one test of `problem` in `language`.
-    pub fn test_limits(&self, problem: &Problem, language: &str) -> Limits {
-        let extra = self.extra_memory_mb.get(language).copied().unwrap_or(0);
+    /// The limits of one test of `problem` (before the language's extra memory).
+    pub fn test_limits(&self, problem: &Problem) -> Limits {
         Limits {
             cpu_time_ms: problem.time_limit_ms,
             wall_time_ms: problem.time_limit_ms.saturating_mul(self.wall_factor),
-            memory_bytes: (problem.memory_limit_mb + extra).saturating_mul(1024 * 1024),
+            memory_bytes: problem.memory_limit_mb.saturating_mul(1024 * 1024),
             output_bytes: problem.output_limit_mb.saturating_mul(1024 * 1024),
             max_processes: self.max_processes,
         }
@@ -165,7 +159,7 @@ impl<E: Executor> Judge<E> {
         compile: CompileInfo,
         stop: impl Fn() -> bool,
     ) -> Result<JudgeReport, Interrupted> {
-        let limits = self.settings.test_limits(problem, language);
+        let limits = self.settings.test_limits(problem);
         let mut results = Vec::with_capacity(problem.tests.len());
         let mut degraded = false;
         for test in &problem.tests {

@@ -53,7 +53,8 @@ impl Executor for Fake {
         limits: Limits,
     ) -> Result<RunReport, ExecutorError> {
         assert_eq!(limits.cpu_time_ms, 1000);
-        assert_eq!(limits.memory_bytes, (64 + 32) * 1024 * 1024);
+        assert_eq!(limits.memory_bytes, 64 * 1024 * 1024);
+        assert_eq!(limits.wall_time_ms, 3000);
         let input = std::fs::read(stdin).map_err(|e| ExecutorError(e.to_string()))?;
         Ok(match (program.as_str(), input.as_slice()) {
             ("echo", i) => report(RunStatus::Ok, i),
@@ -112,7 +113,6 @@ fn judge() -> Judge<Fake> {
     let settings = JudgeSettings {
         wall_factor: 3,
         max_processes: 8,
-        extra_memory_mb: [("python".to_string(), 32)].into_iter().collect(),
     };
     Judge::new(Arc::new(Fake), settings).with_checker(fake_check)
 }
