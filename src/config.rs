@@ -122,6 +122,24 @@ pub struct SandboxConfig {
     pub max_processes: u32,
     /// Allow running without namespaces/cgroups (rlimits only). Every result then says so.
     pub allow_degraded: bool,
+    /// Where the cgroup hierarchies are mounted (v2 unified, or one folder per v1 controller).
+    #[serde(default = "default_cgroup_root")]
+    pub cgroup_root: PathBuf,
+    /// Folder created inside the judge's own cgroup to hold every run's cgroup.
+    #[serde(default = "default_cgroup_name")]
+    pub cgroup_name: String,
+    /// The `sudojudge` binary used as the single-threaded sandbox helper; default: the
+    /// `SUDOJUDGE_HELPER` environment variable, else the running executable.
+    #[serde(default)]
+    pub helper: Option<PathBuf>,
+}
+
+fn default_cgroup_root() -> PathBuf {
+    PathBuf::from("/sys/fs/cgroup")
+}
+
+fn default_cgroup_name() -> String {
+    "sudojudge".to_string()
 }
 
 /// One language.

@@ -1,1 +1,367 @@
 //! The language table: how to compile and run a source in each supported language.
+//!
+//! Built from the `[languages.*]` sections of the config. [`compile`] runs the compiler in a
+//! sandbox box with the `[compile]` limits and keeps the artifacts in a host temporary
+//! folder owned by the judge (never inside a box); [`Program::run_request`] then makes the
+//! [`RunRequest`] of each test.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{CompileConfig, Config, LanguageConfig};
+use crate::sandbox::boxdir::BoxDirError;
+use crate::sandbox::{Limits, RunOptions, RunReport, RunRequest, RunStatus, Sandbox, SandboxError};
+
+/// Largest file a compiler may write (the binary), in bytes.
+pub const COMPILE_FILE_SIZE: u64 = 256 << 20;
+
+/// One language of the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Language {
+    /// Its id (`c`, `cpp`, `rust`, `python`), the key under `[languages]`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Extensions (without the dot) that select it.
+    pub extensions: Vec<String>,
+    /// File name of the source inside the box.
+    pub source: String,
+    /// Compile command with `{source}` and `{binary}` substituted; `None`: no compile step.
+    pub compile: Option<Vec<String>>,
+    /// Files of the compile the run needs.
+    pub artifacts: Vec<String>,
+    /// Run command.
+    pub run: Vec<String>,
+    /// Extra environment for compile and run.
+    pub env: Vec<(String, String)>,
+    /// Memory added to a problem's limit for this language (an interpreter's footprint).
+    pub extra_memory_mb: u64,
+}
+
+impl Language {
+    fn from_config(id: &str, c: &LanguageConfig) -> Language {
+        Language {
+            id: id.to_string(),
+            name: c.name.clone(),
+            extensions: c.extensions.clone(),
+            source: c.source.clone(),
+            compile: c.compile.clone(),
+            artifacts: c.artifacts.clone(),
+            run: c.run.clone(),
+            env: c.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            extra_memory_mb: c.extra_memory_mb,
+        }
+    }
+
+    fn binary(&self) -> &str {
+        self.artifacts.first().map(String::as_str).unwrap_or("main")
+    }
+
+    fn substitute(&self, arg: &str) -> String {
+        arg.replace("{source}", &self.source)
+            .replace("{binary}", self.binary())
+    }
+}
+
+/// Every configured language, by id.
+#[derive(Debug, Clone)]
+pub struct LanguageTable {
+    languages: Vec<Language>,
+}
+
+impl LanguageTable {
+    /// The table of the `[languages.*]` sections.
+    pub fn from_config(config: &Config) -> LanguageTable {
+        LanguageTable {
+            languages: config
+                .languages
+                .iter()
+                .map(|(id, c)| Language::from_config(id, c))
+                .collect(),
+        }
+    }
+
+    /// The language with this id.
+    pub fn get(&self, id: &str) -> Option<&Language> {
+        self.languages.iter().find(|l| l.id == id)
+    }
+
+    /// The language a file's extension selects.
+    pub fn guess(&self, path: &Path) -> Option<&Language> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        self.languages
+            .iter()
+            .find(|l| l.extensions.contains(&ext))
+    }
+
+    /// Every language, ordered by id.
+    pub fn iter(&self) -> impl Iterator<Item = &Language> {
+        self.languages.iter()
+    }
+}
+
+/// A compiled (or, for interpreted languages, stored) program ready to run tests.
+#[derive(Debug)]
+pub struct Program {
+    language: Language,
+    dir: tempfile::TempDir,
+    files: Vec<(String, PathBuf)>,
+    log: String,
+}
+
+impl Program {
+    /// The language it was written in.
+    pub fn language(&self) -> &Language {
+        &self.language
+    }
+
+    /// The compiler's messages (warnings), possibly empty.
+    pub fn compile_log(&self) -> &str {
+        &self.log
+    }
+
+    /// The host folder holding the artifacts (removed when the program is dropped).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The request running this program on one test: the artifacts copied into the box,
+    /// the language's extra memory added to `limits`.
+    pub fn run_request(&self, stdin: Option<PathBuf>, limits: Limits) -> RunRequest {
+        let mut limits = limits;
+        limits.memory_bytes = limits
+            .memory_bytes
+            .saturating_add(self.language.extra_memory_mb << 20);
+        RunRequest {
+            argv: self
+                .language
+                .run
+                .iter()
+                .map(|a| self.language.substitute(a))
+                .collect(),
+            files: self.files.clone(),
+            stdin,
+            env: self.language.env.clone(),
+            limits,
+            collect: Vec::new(),
+        }
+    }
+}
+
+/// A compile that did not produce a program.
+#[derive(Debug, Clone)]
+pub struct CompileFailure {
+    /// The compiler's messages (truncated) and, for a limit, which one.
+    pub log: String,
+    /// The compile's own run report.
+    pub report: RunReport,
+}
+
+/// The outcome of [`compile`].
+#[derive(Debug)]
+pub enum Compiled {
+    /// Ready to run.
+    Program(Program),
+    /// A compile error (the submission's fault: verdict CE).
+    Failed(CompileFailure),
+}
+
+/// The limits of a compile.
+pub fn compile_limits(c: &CompileConfig) -> Limits {
+    Limits {
+        cpu_time_ms: c.time_limit_ms,
+        wall_time_ms: c.wall_limit_ms,
+        memory_bytes: c.memory_limit_mb << 20,
+        output_bytes: c.output_limit_kib << 10,
+        max_processes: c.max_processes,
+    }
+}
+
+/// Joins the compiler's stdout and stderr into one log of at most `max` bytes.
+pub fn make_log(stdout: &[u8], stderr: &[u8], max: usize) -> String {
+    let mut text = String::from_utf8_lossy(stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(stderr));
+    if text.len() > max {
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("\n[... truncated]\n");
+    }
+    text
+}
+
+fn limit_message(report: &RunReport, limits: &Limits) -> Option<String> {
+    Some(match report.status {
+        RunStatus::TimeLimit => format!(
+            "compilation stopped: time limit ({} ms CPU, {} ms wall)",
+            limits.cpu_time_ms, limits.wall_time_ms
+        ),
+        RunStatus::MemoryLimit => format!(
+            "compilation stopped: memory limit ({} MiB)",
+            limits.memory_bytes >> 20
+        ),
+        RunStatus::OutputLimit => format!(
+            "compilation stopped: output limit ({} KiB of messages or {} MiB per file)",
+            limits.output_bytes >> 10,
+            COMPILE_FILE_SIZE >> 20
+        ),
+        RunStatus::RuntimeError => match (report.exit_code, report.signal) {
+            (_, Some(sig)) => format!("the compiler was killed by signal {sig}"),
+            (Some(code), None) => format!("the compiler exited with code {code}"),
+            (None, None) => "the compiler failed".to_string(),
+        },
+        RunStatus::Ok => return None,
+    })
+}
+
+fn host_io<'a>(
+    op: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(std::io::Error) -> SandboxError + 'a {
+    move |source| {
+        SandboxError::BoxDir(BoxDirError::Io {
+            op,
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// Compiles `source` in a fresh box under `limits`. A compile error, including one caused by
+/// a limit (a compiler bomb), is `Ok(Compiled::Failed)`; `Err` is the judge's fault.
+pub fn compile(
+    sandbox: &Sandbox,
+    language: &Language,
+    source: &[u8],
+    limits: &CompileConfig,
+) -> Result<Compiled, SandboxError> {
+    let dir = tempfile::Builder::new()
+        .prefix("sudojudge-program-")
+        .tempdir()
+        .map_err(host_io("create temp folder in", &std::env::temp_dir()))?;
+    let src_path = dir.path().join(&language.source);
+    std::fs::write(&src_path, source).map_err(host_io("write", &src_path))?;
+    let Some(command) = &language.compile else {
+        return Ok(Compiled::Program(Program {
+            language: language.clone(),
+            files: vec![(language.source.clone(), src_path)],
+            dir,
+            log: String::new(),
+        }));
+    };
+    let run_limits = compile_limits(limits);
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).map_err(host_io("mkdir", &out_dir))?;
+    let collect: Vec<(String, PathBuf)> = language
+        .artifacts
+        .iter()
+        .map(|a| (a.clone(), out_dir.join(a)))
+        .collect();
+    let request = RunRequest {
+        argv: command.iter().map(|a| language.substitute(a)).collect(),
+        files: vec![(language.source.clone(), src_path)],
+        stdin: None,
+        env: language.env.clone(),
+        limits: run_limits,
+        collect: collect.clone(),
+    };
+    let report = sandbox.run_with(
+        &request,
+        RunOptions {
+            file_size_bytes: Some(COMPILE_FILE_SIZE),
+        },
+    )?;
+    let max_log = run_limits.output_bytes as usize;
+    let mut log = make_log(&report.stdout, &report.stderr, max_log);
+    if let Some(why) = limit_message(&report, &run_limits) {
+        if !log.is_empty() && !log.ends_with('\n') {
+            log.push('\n');
+        }
+        log.push_str(&why);
+        log.push('\n');
+        return Ok(Compiled::Failed(CompileFailure { log, report }));
+    }
+    let missing: Vec<&str> = collect
+        .iter()
+        .filter(|(_, host)| !host.is_file())
+        .map(|(name, _)| name.as_str())
+        .collect();
+    if !missing.is_empty() {
+        log.push_str(&format!(
+            "the compiler produced no usable {}\n",
+            missing.join(", ")
+        ));
+        return Ok(Compiled::Failed(CompileFailure { log, report }));
+    }
+    Ok(Compiled::Program(Program {
+        language: language.clone(),
+        files: collect,
+        dir,
+        log,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> LanguageTable {
+        LanguageTable::from_config(&Config::embedded().unwrap())
+    }
+
+    #[test]
+    fn guess_by_extension() {
+        let t = table();
+        assert_eq!(
+            t.guess(Path::new("a/b.c")).map(|l| l.id.as_str()),
+            Some("c")
+        );
+        assert_eq!(
+            t.guess(Path::new("x.CC")).map(|l| l.id.as_str()),
+            Some("cpp")
+        );
+        assert_eq!(
+            t.guess(Path::new("x.rs")).map(|l| l.id.as_str()),
+            Some("rust")
+        );
+        assert_eq!(
+            t.guess(Path::new("x.py")).map(|l| l.id.as_str()),
+            Some("python")
+        );
+        assert!(t.guess(Path::new("x.java")).is_none());
+        assert!(t.guess(Path::new("Makefile")).is_none());
+        assert!(t.get("cpp").is_some() && t.get("cobol").is_none());
+    }
+
+    #[test]
+    fn log_is_truncated_on_a_char_boundary() {
+        let log = make_log("é".repeat(100).as_bytes(), b"", 51);
+        assert!(log.starts_with(&"é".repeat(25)));
+        assert!(log.ends_with("[... truncated]\n"));
+    }
+
+    #[test]
+    fn run_request_adds_the_language_memory() {
+        let t = table();
+        let py = t.get("python").unwrap().clone();
+        let dir = tempfile::tempdir().unwrap();
+        let p = Program {
+            files: vec![("main.py".into(), dir.path().join("main.py"))],
+            language: py,
+            dir,
+            log: String::new(),
+        };
+        let limits = Limits {
+            cpu_time_ms: 1000,
+            wall_time_ms: 3000,
+            memory_bytes: 64 << 20,
+            output_bytes: 1 << 20,
+            max_processes: 16,
+        };
+        let r = p.run_request(None, limits);
+        assert_eq!(r.limits.memory_bytes, (64 + 32) << 20);
+        assert_eq!(r.argv, vec!["/usr/bin/python3", "-S", "main.py"]);
+        assert_eq!(r.files.len(), 1);
+    }
+}

@@ -3,6 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::Context;
+use sudojudge::checkers::{check, CheckOutcome};
+use sudojudge::config::Config;
+use sudojudge::problem::{self, answer::reference_answer};
+
 /// Arguments of `sudojudge check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -17,8 +22,32 @@ pub struct Args {
     pub answer: Option<PathBuf>,
 }
 
-/// Runs `sudojudge check`.
+fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Runs `sudojudge check`: exit 0 accepted, 1 wrong (message on stderr), 2 usage/file error.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (config, args);
-    anyhow::bail!("`sudojudge check` is not built yet")
+    let config = Config::load(config).context("loading the configuration")?;
+    let problem = problem::find(&config.problems.dir, &args.problem)?;
+    let input = read(&args.input)?;
+    let output = read(&args.output)?;
+    let answer = match &args.answer {
+        Some(path) => read(path)?,
+        None => reference_answer(problem.checker, &input)
+            .with_context(|| format!("{}", args.input.display()))?,
+    };
+    match check(problem.checker, &input, &output, &answer) {
+        CheckOutcome::Accepted => {
+            println!("accepted");
+            Ok(ExitCode::SUCCESS)
+        }
+        CheckOutcome::WrongAnswer(message) => {
+            eprintln!("wrong answer: {message}");
+            Ok(ExitCode::from(1))
+        }
+        CheckOutcome::JudgeError(message) => {
+            anyhow::bail!("the test itself is malformed: {message}")
+        }
+    }
 }

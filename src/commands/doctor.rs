@@ -1,7 +1,12 @@
 //! `sudojudge doctor`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::json;
+use sudojudge::config::Config;
+use sudojudge::sandbox::{probe, Limits, RunRequest, RunStatus, Sandbox};
 
 /// Arguments of `sudojudge doctor`.
 #[derive(Debug, clap::Args)]
@@ -11,8 +16,94 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `sudojudge doctor`.
+/// Slot used by doctor's trial run.
+const DOCTOR_SLOT: u32 = 998;
+
+/// Runs `/bin/true` in a real box: proof that the whole chain works, not only its parts.
+fn trial_run(config: &Config) -> Result<String, String> {
+    let sandbox = Sandbox::new(&config.sandbox, DOCTOR_SLOT).map_err(|e| e.to_string())?;
+    let request = RunRequest {
+        argv: vec!["/bin/true".into()],
+        files: Vec::new(),
+        stdin: None,
+        env: Vec::new(),
+        limits: Limits {
+            cpu_time_ms: 1000,
+            wall_time_ms: 3000,
+            memory_bytes: 64 << 20,
+            output_bytes: 4096,
+            max_processes: 4,
+        },
+        collect: Vec::new(),
+    };
+    let report = sandbox.run(&request).map_err(|e| e.to_string())?;
+    if report.status == RunStatus::Ok {
+        Ok(format!(
+            "ok ({} ms wall{})",
+            report.wall_ms,
+            if report.degraded { ", degraded" } else { "" }
+        ))
+    } else {
+        Err(format!("/bin/true ended as {:?}", report.status))
+    }
+}
+
+/// Runs `sudojudge doctor`: exit 0 when fully isolated, 1 when something is missing.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (config, args);
-    anyhow::bail!("`sudojudge doctor` is not built yet")
+    let config = Config::load(config).context("loading the configuration")?;
+    let caps = probe(&config.sandbox);
+    let trial = trial_run(&config);
+    let ok = caps.isolated && trial.is_ok();
+    if args.json {
+        let out = json!({
+            "ok": ok,
+            "capabilities": caps,
+            "trial_run": match &trial { Ok(m) => json!({"ok": true, "message": m}),
+                                        Err(e) => json!({"ok": false, "message": e}) },
+        });
+        println!("{out}");
+    } else {
+        let yes = |b: bool| if b { "yes" } else { "NO" };
+        println!("root with CAP_SYS_ADMIN: {}", yes(caps.root));
+        for (ns, present) in &caps.namespaces {
+            println!("{ns} namespace: {}", yes(*present));
+        }
+        match caps.cgroup {
+            Some(v) => println!(
+                "cgroup: {v:?} ({}), swap limit: {}",
+                caps.cgroup_controllers.join(", "),
+                yes(caps.swap_limit)
+            ),
+            None => println!(
+                "cgroup: NONE ({})",
+                caps.cgroup_error.as_deref().unwrap_or("unknown")
+            ),
+        }
+        println!("seccomp: {}", yes(caps.seccomp));
+        for m in &caps.missing_mounts {
+            println!("configured mount missing on this host: {}", m.display());
+        }
+        match &trial {
+            Ok(m) => println!("trial run of /bin/true in a box: {m}"),
+            Err(e) => println!("trial run of /bin/true in a box: FAILED: {e}"),
+        }
+        if caps.missing.is_empty() {
+            println!("fully isolated: yes");
+        } else {
+            println!(
+                "fully isolated: NO; missing: {}{}",
+                caps.missing.join("; "),
+                if caps.degraded_allowed {
+                    " (allow_degraded = true: runs are rlimit-only)"
+                } else {
+                    " (the judge refuses to start)"
+                }
+            );
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

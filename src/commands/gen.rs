@@ -3,15 +3,39 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::Context;
+use sudojudge::config::Config;
+use sudojudge::problem::{self, gen};
+
 /// Arguments of `sudojudge gen`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Problem id.
     pub problem: String,
+    /// Folder of the public puzzle lists (default: `../shared/datasets` beside the folder
+    /// that holds the problems folder).
+    #[arg(long)]
+    pub datasets: Option<PathBuf>,
 }
 
-/// Runs `sudojudge gen`.
+/// Runs `sudojudge gen`: rewrites `data/secret/` from fixed seeds.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (config, args);
-    anyhow::bail!("`sudojudge gen` is not built yet")
+    let config = Config::load(config).context("loading the configuration")?;
+    let problem = problem::find(&config.problems.dir, &args.problem)?;
+    let datasets = args.datasets.unwrap_or_else(|| {
+        let root = config.problems.dir.parent().unwrap_or(Path::new(""));
+        root.join("..").join("shared").join("datasets")
+    });
+    let cases = gen::generate(problem.checker, &datasets)
+        .with_context(|| format!("generating {}", problem.id))?;
+    let dir = gen::write_secret(&problem, &cases)?;
+    let bytes: usize = cases.iter().map(|c| c.input.len() + c.answer.len()).sum();
+    println!(
+        "{}: wrote {} tests ({} KiB) to {}",
+        problem.id,
+        cases.len(),
+        bytes.div_ceil(1024),
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

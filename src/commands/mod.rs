@@ -47,6 +47,9 @@ pub enum Command {
     Submit(submit::Args),
     /// What the sandbox can use on this host, and what is missing.
     Doctor(doctor::Args),
+    /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
+    #[command(name = "__sandbox-init", hide = true)]
+    SandboxInit,
 }
 
 /// Runs the chosen subcommand; `Err` becomes a one-line message and exit code 2.
@@ -62,5 +65,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Gen(args) => gen::run(config, args),
         Command::Submit(args) => submit::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
+        Command::SandboxInit => Ok(ExitCode::from(
+            u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
+        )),
     }
 }

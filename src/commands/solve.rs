@@ -1,7 +1,12 @@
 //! `sudojudge solve`.
 
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::path::Path;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use sudojudge::config::Config;
+use sudojudge::problem::{self, answer::reference_answer};
 
 /// Arguments of `sudojudge solve`.
 #[derive(Debug, clap::Args)]
@@ -10,8 +15,19 @@ pub struct Args {
     pub problem: String,
 }
 
-/// Runs `sudojudge solve`.
+/// Runs `sudojudge solve`: the problem's input on stdin, the reference answer on stdout.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (config, args);
-    anyhow::bail!("`sudojudge solve` is not built yet")
+    let config = Config::load(config).context("loading the configuration")?;
+    let problem = problem::find(&config.problems.dir, &args.problem)?;
+    let mut input = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut input)
+        .context("reading stdin")?;
+    let answer = reference_answer(problem.checker, &input).context("stdin")?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(&answer)
+        .and_then(|()| out.flush())
+        .context("writing stdout")?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,11 @@
 //! `sudojudge verify`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use sudojudge::config::Config;
+use sudojudge::problem::{self, verify::verify_data};
 
 /// Arguments of `sudojudge verify`.
 #[derive(Debug, clap::Args)]
@@ -16,8 +20,60 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `sudojudge verify`.
+/// Why `submissions/` were not judged: said plainly, never faked.
+const NO_JUDGING: &str = "judging submissions/ is not available yet; only the data was verified";
+
+/// Runs `sudojudge verify`: exit 0 when every package's data is sound, 1 otherwise.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let _ = (config, args);
-    anyhow::bail!("`sudojudge verify` is not built yet")
+    let config = Config::load(config).context("loading the configuration")?;
+    let dir = &config.problems.dir;
+    let problems = if args.problems.is_empty() {
+        problem::load_all(dir)?
+    } else {
+        args.problems
+            .iter()
+            .map(|id| problem::find(dir, id))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    anyhow::ensure!(!problems.is_empty(), "no problems in {}", dir.display());
+    let reports: Vec<_> = problems.iter().map(verify_data).collect();
+    let ok = reports.iter().all(|r| r.ok);
+    let submissions = if args.data_only {
+        "skipped (--data-only)"
+    } else {
+        NO_JUDGING
+    };
+    if args.json {
+        let json = serde_json::json!({
+            "ok": ok,
+            "data": reports,
+            "submissions": {"checked": false, "reason": submissions},
+        });
+        println!("{json}");
+    } else {
+        for report in &reports {
+            if report.ok {
+                println!("{}: {} tests, data ok", report.problem, report.tests);
+                continue;
+            }
+            println!(
+                "{}: {} tests, {} faults",
+                report.problem,
+                report.tests,
+                report.faults.len()
+            );
+            for fault in &report.faults {
+                let test = fault.test.as_deref().unwrap_or("package");
+                println!("  {test}: {}", fault.message);
+            }
+        }
+        if !args.data_only {
+            eprintln!("note: {NO_JUDGING}");
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -3,10 +3,62 @@
 //! A package holds `problem.toml` (limits and checker kind), `statement.md`, test data under
 //! `data/sample/` and `data/secret/` (`NAME.in` with `NAME.ans`), and reference solutions under
 //! `submissions/<expected verdict>/`.
+//!
+//! - [`package`]: loading a package ([`load`], [`load_all`], [`find`]).
+//! - [`format`]: the three input formats, parsed strictly and written canonically.
+//! - [`answer`]: the reference answer of an input, from the solvers.
+//! - [`gen`]: the deterministic generators of `data/secret/`.
+//! - [`verify`]: the data checks of `sudojudge verify`.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+pub mod answer;
+pub mod format;
+pub mod gen;
+pub mod package;
+pub mod rng;
+pub mod verify;
+
+pub use package::{find, load, load_all};
+
+/// Why a package could not be loaded; every message names the file at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ProblemError {
+    /// A file or folder could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is present but wrong (bad TOML, a missing key, an unpaired test file...).
+    #[error("{}: {message}", path.display())]
+    Invalid {
+        /// The file at fault.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// No package with that id.
+    #[error("unknown problem `{id}` (no {dir}/{id}/problem.toml)", dir = dir.display())]
+    Unknown {
+        /// The id asked for.
+        id: String,
+        /// Where packages were looked for.
+        dir: PathBuf,
+    },
+}
+
+/// Whether `id` is a well-formed problem id (`[a-z0-9-]+`), so it is safe as a folder name.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
 
 /// Which checker verifies a problem's output; one per problem kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,6 +3,27 @@
 //! One file per kernel concern (namespaces, mounts, cgroup v1 / v2, rlimits, seccomp, the
 //! in-box init). The sandbox knows nothing of problems or languages: it runs an argv in a box
 //! under [`Limits`] and reports a [`RunReport`].
+//!
+//! The judge process may be multi-threaded (tokio), so it never forks itself: [`Sandbox::run`]
+//! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`init`]) which does
+//! every namespace, mount, cgroup and credential change and reports back as JSON.
+
+pub mod boxdir;
+pub mod cgroup;
+pub mod init;
+pub mod namespaces;
+pub mod probe;
+pub mod rlimits;
+pub mod rootfs;
+pub mod seccomp;
+pub mod spec;
+pub mod status;
+
+mod runner;
+
+pub use init::helper_main;
+pub use probe::{probe, Capabilities};
+pub use runner::{RunOptions, Sandbox, SandboxError};
 
 use std::path::PathBuf;
 

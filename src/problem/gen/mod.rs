@@ -1,0 +1,93 @@
+//! Deterministic generators of `data/secret/` (`sudojudge gen`).
+//!
+//! Every case comes from a fixed seed through our own [`SplitMix64`](super::rng::SplitMix64),
+//! and every choice that depends on a solver depends only on its exact answer (a count, a
+//! maximum), never on how it was found; so the same seed gives the same bytes on any machine
+//! and with any correct solver.
+
+mod binary;
+mod sudoku;
+mod target;
+
+use std::path::{Path, PathBuf};
+
+use super::format::FormatError;
+use super::{CheckerKind, Problem};
+
+/// Why generation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GenError {
+    /// A dataset file could not be read.
+    #[error("cannot read dataset {}: {source}", path.display())]
+    Dataset {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A dataset line is not an 81-character puzzle.
+    #[error("dataset {}: {source}", path.display())]
+    DatasetFormat {
+        /// The file.
+        path: PathBuf,
+        /// The fault.
+        source: FormatError,
+    },
+    /// A generator could not find a case with the wanted property within its attempts.
+    #[error("generator gave up: {0}")]
+    GaveUp(String),
+    /// Writing `data/secret/` failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// One generated test: its name (without extension), input and answer bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedCase {
+    /// File stem, such as `03-minimal`; sorts in the intended order.
+    pub name: String,
+    /// The `.in` bytes.
+    pub input: Vec<u8>,
+    /// The `.ans` bytes.
+    pub answer: Vec<u8>,
+}
+
+/// Generates every secret case of a problem kind; `datasets` holds the public puzzle lists
+/// (needed by `sudoku` only).
+pub fn generate(kind: CheckerKind, datasets: &Path) -> Result<Vec<GeneratedCase>, GenError> {
+    match kind {
+        CheckerKind::Sudoku => sudoku::generate(datasets),
+        CheckerKind::TargetSudoku => target::generate(),
+        CheckerKind::BinarySudoku => binary::generate(),
+    }
+}
+
+/// Replaces `data/secret/` of `problem` with `cases`: old `.in`/`.ans` files are removed first
+/// so a renamed case leaves nothing stale behind. Other files are left alone.
+pub fn write_secret(problem: &Problem, cases: &[GeneratedCase]) -> Result<PathBuf, GenError> {
+    let dir = problem.dir.join("data").join("secret");
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| GenError::Write { path, source }
+    };
+    std::fs::create_dir_all(&dir).map_err(write_err(&dir))?;
+    for entry in std::fs::read_dir(&dir).map_err(write_err(&dir))? {
+        let path = entry.map_err(write_err(&dir))?.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        if matches!(ext, Some("in" | "ans")) {
+            std::fs::remove_file(&path).map_err(write_err(&path))?;
+        }
+    }
+    for case in cases {
+        let input = dir.join(format!("{}.in", case.name));
+        std::fs::write(&input, &case.input).map_err(write_err(&input))?;
+        let answer = dir.join(format!("{}.ans", case.name));
+        std::fs::write(&answer, &case.answer).map_err(write_err(&answer))?;
+    }
+    Ok(dir)
+}

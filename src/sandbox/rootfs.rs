@@ -1,0 +1,216 @@
+//! The box's root filesystem: a fresh tmpfs holding read-only bind mounts of the configured
+//! toolchain folders, the writable box directory at `/box`, a small tmpfs `/tmp`, a `/dev`
+//! with only null, zero and urandom, and the `/proc` of the box's PID namespace. Entered
+//! with `pivot_root`; the host's tree is detached.
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+use nix::mount::{mount, umount2, MntFlags, MsFlags};
+
+/// Errors building the root; each names the path it failed on.
+#[derive(Debug, thiserror::Error)]
+pub enum RootfsError {
+    /// A mount-related system call failed.
+    #[error("{op} {path}: {source}")]
+    Sys {
+        /// What was being done.
+        op: &'static str,
+        /// On which path.
+        path: PathBuf,
+        /// Why.
+        source: nix::Error,
+    },
+    /// A file or folder of the new root could not be made.
+    #[error("{op} {path}: {source}")]
+    Io {
+        /// What was being done.
+        op: &'static str,
+        /// On which path.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// What the root is made of.
+#[derive(Debug, Clone)]
+pub struct RootSpec<'a> {
+    /// Empty host folder used as the mount point of the new root.
+    pub root_dir: &'a Path,
+    /// Host folder mounted read-write at `/box`.
+    pub box_dir: &'a Path,
+    /// Host paths bind-mounted read-only at the same path (symlinks are recreated as such).
+    pub mounts: &'a [PathBuf],
+    /// Size of `/tmp` in MiB.
+    pub tmp_size_mb: u64,
+}
+
+fn sys<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(nix::Error) -> RootfsError + 'a {
+    move |source| RootfsError::Sys {
+        op,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> RootfsError + 'a {
+    move |source| RootfsError::Io {
+        op,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn bind(src: &Path, dst: &Path, extra: MsFlags) -> Result<(), RootfsError> {
+    mount(
+        Some(src),
+        dst,
+        None::<&str>,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        None::<&str>,
+    )
+    .map_err(sys("bind mount onto", dst))?;
+    mount(
+        None::<&str>,
+        dst,
+        None::<&str>,
+        MsFlags::MS_BIND | MsFlags::MS_REMOUNT | extra,
+        None::<&str>,
+    )
+    .map_err(sys("remount", dst))
+}
+
+fn inside(root: &Path, host: &Path) -> PathBuf {
+    root.join(host.strip_prefix("/").unwrap_or(host))
+}
+
+/// Places one configured host path in the new root. Missing paths are skipped (a config may
+/// list folders another distribution has); `doctor` reports them.
+fn place(root: &Path, host: &Path) -> Result<(), RootfsError> {
+    let Ok(meta) = std::fs::symlink_metadata(host) else {
+        return Ok(());
+    };
+    let target = inside(root, host);
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent).map_err(io("mkdir", parent))?;
+    }
+    let ro = MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
+    if meta.file_type().is_symlink() {
+        let to = std::fs::read_link(host).map_err(io("readlink", host))?;
+        symlink(&to, &target).map_err(io("symlink", &target))
+    } else if meta.is_dir() {
+        std::fs::create_dir_all(&target).map_err(io("mkdir", &target))?;
+        bind(host, &target, ro)
+    } else {
+        std::fs::File::create(&target).map_err(io("create", &target))?;
+        bind(host, &target, ro)
+    }
+}
+
+/// Builds the root at `spec.root_dir` and pivots into it; the working folder becomes `/box`.
+/// Must run in a fresh mount namespace, as PID 1 of a fresh PID namespace (for `/proc`).
+pub fn enter(spec: &RootSpec) -> Result<(), RootfsError> {
+    let root = spec.root_dir;
+    mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        None::<&str>,
+    )
+    .map_err(sys("make private", Path::new("/")))?;
+    mount(
+        Some("tmpfs"),
+        root,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("size=2m,nr_inodes=4096,mode=0755"),
+    )
+    .map_err(sys("mount tmpfs root on", root))?;
+
+    for host in spec.mounts {
+        place(root, host)?;
+    }
+
+    let boxed = root.join("box");
+    std::fs::create_dir(&boxed).map_err(io("mkdir", &boxed))?;
+    bind(spec.box_dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
+
+    let tmp = root.join("tmp");
+    std::fs::create_dir(&tmp).map_err(io("mkdir", &tmp))?;
+    let opts = format!("size={}m,nr_inodes=16384,mode=1777", spec.tmp_size_mb);
+    mount(
+        Some("tmpfs"),
+        &tmp,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(opts.as_str()),
+    )
+    .map_err(sys("mount tmpfs on", &tmp))?;
+
+    let dev = root.join("dev");
+    std::fs::create_dir(&dev).map_err(io("mkdir", &dev))?;
+    for name in ["null", "zero", "urandom"] {
+        let target = dev.join(name);
+        std::fs::File::create(&target).map_err(io("create", &target))?;
+        bind(
+            &Path::new("/dev").join(name),
+            &target,
+            MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
+        )?;
+    }
+    for (name, to) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        let target = dev.join(name);
+        symlink(to, &target).map_err(io("symlink", &target))?;
+    }
+
+    let proc_dir = root.join("proc");
+    std::fs::create_dir(&proc_dir).map_err(io("mkdir", &proc_dir))?;
+    mount(
+        Some("proc"),
+        &proc_dir,
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        None::<&str>,
+    )
+    .map_err(sys("mount proc on", &proc_dir))?;
+
+    let old = root.join(".old");
+    std::fs::create_dir(&old).map_err(io("mkdir", &old))?;
+    nix::unistd::pivot_root(root, &old).map_err(sys("pivot_root to", root))?;
+    nix::unistd::chdir("/").map_err(sys("chdir", Path::new("/")))?;
+    umount2("/.old", MntFlags::MNT_DETACH).map_err(sys("detach", Path::new("/.old")))?;
+    std::fs::remove_dir("/.old").map_err(io("rmdir", Path::new("/.old")))?;
+    mount(
+        None::<&str>,
+        "/",
+        None::<&str>,
+        MsFlags::MS_BIND
+            | MsFlags::MS_REMOUNT
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV,
+        None::<&str>,
+    )
+    .map_err(sys("remount read-only", Path::new("/")))?;
+    nix::unistd::chdir("/box").map_err(sys("chdir", Path::new("/box")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_paths_land_under_the_root() {
+        assert_eq!(
+            inside(Path::new("/r"), Path::new("/usr/lib")),
+            PathBuf::from("/r/usr/lib")
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
+//! the helper process, reads the outcome back and tears everything down.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::boxdir::{self, BoxDirError, RunDir};
+use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
+use super::probe::{probe_with, Capabilities};
+use super::rlimits::RlimitPlan;
+use super::spec::{BoxSpec, HelperReport};
+use super::status::{classify, Facts};
+use super::{RunReport, RunRequest};
+use crate::config::SandboxConfig;
+
+/// The judge's own faults while running a box (a submission's misbehaviour is never one).
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The host cannot isolate runs and the config does not allow degraded mode.
+    #[error("the sandbox cannot isolate runs on this host; missing: {}", .0.join("; "))]
+    Unavailable(Vec<String>),
+    /// A box folder or file could not be handled.
+    #[error(transparent)]
+    BoxDir(#[from] BoxDirError),
+    /// A cgroup could not be created, read or removed.
+    #[error(transparent)]
+    Cgroup(#[from] CgroupError),
+    /// The helper process could not be started or talked to.
+    #[error("sandbox helper {path}: {source}")]
+    Helper {
+        /// The helper binary.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The helper answered with something that is not a report.
+    #[error("sandbox helper gave no report (exit {status}): {output}")]
+    HelperOutput {
+        /// Its exit status.
+        status: String,
+        /// What it printed (stdout then stderr), truncated.
+        output: String,
+    },
+    /// Setting up the box failed inside the helper.
+    #[error("sandbox set-up failed: {0}")]
+    Setup(String),
+    /// The request itself is unusable (empty argv, NUL bytes, a path as a file name).
+    #[error("invalid run request: {0}")]
+    Request(String),
+}
+
+/// Per-run settings beyond [`super::Limits`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Largest file the program may write (RLIMIT_FSIZE); default: the output limit + 1.
+    /// Compiles need more (the binary they write).
+    pub file_size_bytes: Option<u64>,
+}
+
+/// One worker slot's sandbox: its uid/gid, its cgroups, its helper binary.
+///
+/// `Send + Sync`; [`Sandbox::run`] blocks, so call it from `spawn_blocking`.
+#[derive(Debug)]
+pub struct Sandbox {
+    config: SandboxConfig,
+    slot: u32,
+    uid: u32,
+    gid: u32,
+    helper: PathBuf,
+    cgroups: Option<CgroupManager>,
+    capabilities: Capabilities,
+    seq: AtomicU64,
+}
+
+/// Environment every program starts with (the request adds to it).
+const BASE_ENV: &[(&str, &str)] = &[
+    ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+    ("HOME", "/box"),
+    ("TMPDIR", "/tmp"),
+    ("LANG", "C.UTF-8"),
+];
+
+impl Sandbox {
+    /// The sandbox of worker slot `slot`: probes the host and refuses, naming what is
+    /// missing, unless everything is there or `allow_degraded` is set.
+    pub fn new(config: &SandboxConfig, slot: u32) -> Result<Sandbox, SandboxError> {
+        let manager = super::probe::detect_cgroups(config);
+        let capabilities = probe_with(config, &manager);
+        if !capabilities.isolated && !config.allow_degraded {
+            return Err(SandboxError::Unavailable(capabilities.missing.clone()));
+        }
+        boxdir::prepare_root(&config.box_root)?;
+        let helper = match &config.helper {
+            Some(p) => p.clone(),
+            None => match std::env::var_os("SUDOJUDGE_HELPER") {
+                Some(p) => PathBuf::from(p),
+                None => std::env::current_exe().map_err(|source| SandboxError::Helper {
+                    path: PathBuf::from("/proc/self/exe"),
+                    source,
+                })?,
+            },
+        };
+        let id = config.uid_base.saturating_add(slot);
+        Ok(Sandbox {
+            config: config.clone(),
+            slot,
+            uid: id,
+            gid: id,
+            helper,
+            cgroups: if capabilities.isolated {
+                manager.ok()
+            } else {
+                None
+            },
+            capabilities,
+            seq: AtomicU64::new(0),
+        })
+    }
+
+    /// Uses `path` as the helper binary (the `sudojudge` executable). Tests and other
+    /// binaries embedding the library need this; the default is the running executable.
+    pub fn set_helper(&mut self, path: impl Into<PathBuf>) {
+        self.helper = path.into();
+    }
+
+    /// The slot's uid (and gid) boxed programs run as.
+    pub fn uid(&self) -> u32 {
+        self.uid
+    }
+
+    /// The worker slot.
+    pub fn slot(&self) -> u32 {
+        self.slot
+    }
+
+    /// Whether runs are rlimit-only (every report then has `degraded = true`).
+    pub fn degraded(&self) -> bool {
+        !self.capabilities.isolated
+    }
+
+    /// What the host offered when this sandbox was made.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.capabilities
+    }
+
+    /// Runs `request` in a fresh box and waits for it. `Err` only for the judge's faults.
+    pub fn run(&self, request: &RunRequest) -> Result<RunReport, SandboxError> {
+        self.run_with(request, RunOptions::default())
+    }
+
+    /// [`Sandbox::run`] with per-run options.
+    pub fn run_with(
+        &self,
+        request: &RunRequest,
+        options: RunOptions,
+    ) -> Result<RunReport, SandboxError> {
+        if request.argv.is_empty() {
+            return Err(SandboxError::Request("empty argv".into()));
+        }
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let name = format!("slot{}-{}-{}", self.slot, std::process::id(), seq);
+        let run_dir = RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?;
+        for (in_box, host) in &request.files {
+            run_dir.copy_in(in_box, host)?;
+        }
+        let cgroup = match &self.cgroups {
+            Some(m) => Some(CgroupGuard(m.create(
+                &name,
+                CgroupLimits {
+                    memory_bytes: request.limits.memory_bytes,
+                    max_processes: request.limits.max_processes,
+                },
+            )?)),
+            None => None,
+        };
+        let limits = &request.limits;
+        let file_size = options
+            .file_size_bytes
+            .unwrap_or(limits.output_bytes.saturating_add(1))
+            .max(limits.output_bytes.saturating_add(1));
+        let degraded = self.degraded();
+        let mut env: Vec<(String, String)> = BASE_ENV
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if degraded {
+            for (k, v) in env.iter_mut() {
+                if k == "HOME" {
+                    *v = run_dir.box_path().display().to_string();
+                }
+            }
+        }
+        for (k, v) in &request.env {
+            env.retain(|(ek, _)| ek != k);
+            env.push((k.clone(), v.clone()));
+        }
+        let spec = BoxSpec {
+            argv: request.argv.clone(),
+            env,
+            box_dir: run_dir.box_path(),
+            root_dir: run_dir.root_path(),
+            stdin: request
+                .stdin
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/dev/null")),
+            stdout: run_dir.stdout_path(),
+            stderr: run_dir.stderr_path(),
+            mounts: self.config.mounts.clone(),
+            tmp_size_mb: self.config.tmp_size_mb,
+            uid: self.uid,
+            gid: self.gid,
+            cpu_limit_ms: limits.cpu_time_ms,
+            wall_limit_ms: limits.wall_time_ms,
+            rlimits: RlimitPlan::new(limits, file_size, degraded),
+            cgroup: cgroup.as_ref().map(|g| g.0.clone()),
+            isolate: !degraded,
+        };
+        let started = Instant::now();
+        let report = self.call_helper(&spec)?;
+        let helper_wall = started.elapsed();
+
+        let (stdout, stdout_len) =
+            boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?;
+        let (stderr, stderr_len) =
+            boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?;
+        for (in_box, dest) in &request.collect {
+            run_dir.collect(in_box, dest, file_size)?;
+        }
+        let status = classify(&Facts {
+            report: &report,
+            limits,
+            stdout_len,
+            stderr_len,
+        });
+        if let Some(g) = cgroup {
+            g.finish()?;
+        }
+        run_dir.remove()?;
+        let wall_ms = if report.wall_us > 0 {
+            report.wall_us.div_ceil(1000)
+        } else {
+            helper_wall.as_millis() as u64
+        };
+        Ok(RunReport {
+            status,
+            exit_code: report.exit_code,
+            signal: report.signal,
+            time_ms: report.cpu_ns / 1_000_000,
+            wall_ms,
+            memory_kib: report.memory_peak_bytes / 1024,
+            stdout,
+            stderr,
+            degraded,
+        })
+    }
+
+    fn call_helper(&self, spec: &BoxSpec) -> Result<HelperReport, SandboxError> {
+        let helper_err = |source| SandboxError::Helper {
+            path: self.helper.clone(),
+            source,
+        };
+        let input = serde_json::to_vec(spec)
+            .map_err(|e| SandboxError::Request(format!("cannot encode the box spec: {e}")))?;
+        let mut child = Command::new(&self.helper)
+            .arg("__sandbox-init")
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(helper_err)?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(&input).map_err(helper_err)?;
+        }
+        let mut out = String::new();
+        if let Some(mut stdout) = child.stdout.take() {
+            stdout.read_to_string(&mut out).map_err(helper_err)?;
+        }
+        let mut err = String::new();
+        if let Some(stderr) = child.stderr.take() {
+            let _ = stderr.take(16 * 1024).read_to_string(&mut err);
+        }
+        let status = child.wait().map_err(helper_err)?;
+        match serde_json::from_str::<Result<HelperReport, String>>(&out) {
+            Ok(Ok(report)) => Ok(report),
+            Ok(Err(message)) => Err(SandboxError::Setup(message)),
+            Err(_) => {
+                let mut output = format!("{out}{err}");
+                output.truncate(4096);
+                Err(SandboxError::HelperOutput {
+                    status: status.to_string(),
+                    output,
+                })
+            }
+        }
+    }
+}
+
+/// Removes the run's cgroup even when the run fails half-way.
+struct CgroupGuard(Cgroup);
+
+impl CgroupGuard {
+    fn finish(self) -> Result<(), CgroupError> {
+        let result = self.0.remove();
+        std::mem::forget(self);
+        result
+    }
+}
+
+impl Drop for CgroupGuard {
+    fn drop(&mut self) {
+        let _ = self.0.remove();
+    }
+}

@@ -1,0 +1,92 @@
+//! What the judge hands to the single-threaded helper, and what the helper hands back.
+//! Both travel as JSON over the helper's stdin and stdout.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::cgroup::Cgroup;
+use super::rlimits::RlimitPlan;
+
+/// Everything the helper needs to run one program in one box.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BoxSpec {
+    /// The program and its arguments, as seen inside the box.
+    pub argv: Vec<String>,
+    /// The complete environment of the program.
+    pub env: Vec<(String, String)>,
+    /// Host folder mounted at `/box` (the working folder).
+    pub box_dir: PathBuf,
+    /// Empty host folder, the mount point of the box's new root.
+    pub root_dir: PathBuf,
+    /// Host file on stdin.
+    pub stdin: PathBuf,
+    /// Host file created for stdout (outside the box).
+    pub stdout: PathBuf,
+    /// Host file created for stderr (outside the box).
+    pub stderr: PathBuf,
+    /// Read-only bind mounts.
+    pub mounts: Vec<PathBuf>,
+    /// Size of the box's `/tmp`.
+    pub tmp_size_mb: u64,
+    /// uid the program runs as.
+    pub uid: u32,
+    /// gid the program runs as.
+    pub gid: u32,
+    /// CPU limit the supervisor enforces from the cgroup counter.
+    pub cpu_limit_ms: u64,
+    /// Wall-clock limit.
+    pub wall_limit_ms: u64,
+    /// rlimits set just before exec.
+    pub rlimits: RlimitPlan,
+    /// The run's cgroup; `None` in degraded mode.
+    pub cgroup: Option<Cgroup>,
+    /// Namespaces, new root, seccomp; `false` only in degraded mode.
+    pub isolate: bool,
+}
+
+/// Why the supervisor stopped a run early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kill {
+    /// The cgroup's CPU counter passed the limit.
+    Cpu,
+    /// The wall-clock limit passed.
+    Wall,
+}
+
+/// What the helper observed.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct HelperReport {
+    /// Exit code of the program, when it exited.
+    pub exit_code: Option<i32>,
+    /// Signal that ended the program.
+    pub signal: Option<i32>,
+    /// Set when the supervisor killed the run.
+    pub killed: Option<Kill>,
+    /// Wall-clock time of the program, in microseconds.
+    pub wall_us: u64,
+    /// CPU time (cgroup, else rusage), in nanoseconds.
+    pub cpu_ns: u64,
+    /// Peak memory (cgroup, else rusage maxrss), in bytes.
+    pub memory_peak_bytes: u64,
+    /// OOM kills the cgroup saw.
+    pub oom_kills: u64,
+    /// Whether the figures come from a cgroup (false: rusage fallback).
+    pub from_cgroup: bool,
+}
+
+/// What the box's init (PID 1) tells the helper about the program.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct InitOutcome {
+    /// `wait4` status of the program.
+    pub wait_status: i32,
+    /// Wall-clock time of the program, in microseconds.
+    pub wall_us: u64,
+    /// rusage CPU of the program and its reaped children, in nanoseconds.
+    pub rusage_cpu_ns: u64,
+    /// rusage maxrss, in KiB.
+    pub rusage_maxrss_kib: u64,
+    /// Set when the set-up in the box or the exec failed (the judge's fault).
+    pub error: Option<String>,
+}

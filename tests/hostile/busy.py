@@ -1,0 +1,3 @@
+# Spins forever: time_limit.
+while True:
+    pass

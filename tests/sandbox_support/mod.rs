@@ -1,0 +1,149 @@
+//! Shared by the sandbox integration tests: a sandbox per slot, compiling the hostile
+//! programs of `tests/hostile/` through the sandbox itself, and the "nothing left behind"
+//! checks (no process of the slot's uid, no box folder, no cgroup).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use sudojudge::config::Config;
+use sudojudge::languages::{compile, Compiled, LanguageTable, Program};
+use sudojudge::sandbox::{Limits, RunReport, RunStatus, Sandbox};
+
+/// The embedded configuration.
+pub fn config() -> Config {
+    Config::embedded().expect("embedded config parses")
+}
+
+/// A sandbox on `slot` using the freshly built `sudojudge` as helper.
+pub fn sandbox(slot: u32) -> Sandbox {
+    let mut sb = Sandbox::new(&config().sandbox, slot).expect("sandbox available (run as root)");
+    sb.set_helper(env!("CARGO_BIN_EXE_sudojudge"));
+    sb
+}
+
+/// Path of a hostile program's source.
+pub fn hostile(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/hostile")
+        .join(name)
+}
+
+/// Compiles `tests/hostile/<name>` in the sandbox; panics on a compile error.
+pub fn build(sb: &Sandbox, name: &str) -> Program {
+    let cfg = config();
+    let table = LanguageTable::from_config(&cfg);
+    let path = hostile(name);
+    let lang = table.guess(&path).expect("known extension");
+    let source = std::fs::read(&path).expect("hostile source exists");
+    match compile(sb, lang, &source, &cfg.compile).expect("compile runs") {
+        Compiled::Program(p) => p,
+        Compiled::Failed(f) => panic!("{name} failed to compile: {}", f.log),
+    }
+}
+
+/// Small limits for hostile runs.
+pub fn limits() -> Limits {
+    Limits {
+        cpu_time_ms: 1000,
+        wall_time_ms: 3000,
+        memory_bytes: 64 << 20,
+        output_bytes: 64 << 10,
+        max_processes: 16,
+    }
+}
+
+/// Writes `text` to a fresh stdin file.
+pub fn stdin_file(dir: &Path, text: &str) -> PathBuf {
+    let p = dir.join("stdin.txt");
+    std::fs::write(&p, text).expect("write stdin");
+    p
+}
+
+/// Runs a program, then checks the host is clean for this slot.
+pub fn run(sb: &Sandbox, p: &Program, stdin: Option<PathBuf>, limits: Limits) -> RunReport {
+    let report = sb.run(&p.run_request(stdin, limits)).expect("run succeeds (no SE)");
+    assert_clean(sb);
+    report
+}
+
+/// Asserts the status, printing the report when it differs.
+pub fn expect_status(r: &RunReport, status: RunStatus) {
+    assert_eq!(
+        r.status,
+        status,
+        "report: {r:?}\nstdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&r.stdout),
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
+
+/// Pids of processes whose real uid is `uid`.
+pub fn processes_of(uid: u32) -> Vec<i32> {
+    let mut pids = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return pids;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
+            continue;
+        };
+        let real = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse::<u32>().ok());
+        if real == Some(uid) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// Every folder where this process's runs for `slot` could leave a cgroup or a box.
+fn leftovers(slot: u32) -> Vec<PathBuf> {
+    let cfg = config();
+    let prefix = format!("slot{}-{}-", slot, std::process::id());
+    let proc_self = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mut parents = vec![cfg.sandbox.box_root.clone()];
+    for ctrl in ["memory", "pids", "cpuacct", ""] {
+        let own = sudojudge::sandbox::cgroup::own_cgroup_path(&proc_self, ctrl)
+            .unwrap_or_else(|| "/".into());
+        let mount = if ctrl.is_empty() {
+            cfg.sandbox.cgroup_root.clone()
+        } else {
+            cfg.sandbox.cgroup_root.join(ctrl)
+        };
+        parents.push(mount.join(own.trim_start_matches('/')).join(&cfg.sandbox.cgroup_name));
+    }
+    let mut found = Vec::new();
+    for parent in parents {
+        if let Ok(dir) = std::fs::read_dir(&parent) {
+            for e in dir.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&prefix) {
+                    found.push(e.path());
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Nothing of the slot is left: no process, no box folder, no cgroup.
+pub fn assert_clean(sb: &Sandbox) {
+    let procs = processes_of(sb.uid());
+    assert!(procs.is_empty(), "processes of uid {} left: {procs:?}", sb.uid());
+    let left = leftovers(sb.slot());
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Serializes the tests that measure time within this test binary (the machine has two
+/// cores; parallel CPU hogs would distort each other's wall clocks).
+pub fn timing_lock() -> std::sync::MutexGuard<'static, ()> {
+    TIMING.lock().unwrap_or_else(|e| e.into_inner())
+}
