@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::config::Config;
+use crate::languages::LanguageTable;
 use crate::problem::Problem;
 
 use super::expectation::Expectation;
@@ -57,12 +58,9 @@ pub enum DiscoverError {
 
 /// The language id whose extensions include `path`'s extension.
 pub fn language_of(config: &Config, path: &Path) -> Option<String> {
-    let ext = path.extension()?.to_str()?;
-    config
-        .languages
-        .iter()
-        .find(|(_, lang)| lang.extensions.iter().any(|e| e == ext))
-        .map(|(id, _)| id.clone())
+    LanguageTable::from_config(config)
+        .guess(path)
+        .map(|l| l.id.clone())
 }
 
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
