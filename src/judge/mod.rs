@@ -10,6 +10,7 @@ pub mod custom;
 pub mod executor;
 pub mod pipeline;
 pub mod report;
+pub mod sandboxed;
 pub mod table;
 pub mod verdict;
 
@@ -17,6 +18,7 @@ pub use custom::{CustomRun, RunResult, RunnerPool};
 pub use executor::{Compilation, Executor, ExecutorError};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeSettings};
 pub use report::{CompileInfo, JudgeReport, TestResult};
+pub use sandboxed::SandboxExecutor;
 pub use verdict::Verdict;
 
 #[cfg(test)]
