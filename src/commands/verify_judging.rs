@@ -44,10 +44,9 @@ pub fn judge_submissions(config: &Config, problems: &[Problem]) -> anyhow::Resul
     let mut judges = Vec::with_capacity(workers);
     for i in 0..workers {
         let slot = VERIFY_SLOT_BASE + u32::try_from(i).context("too many workers")?;
-        let executor = SandboxExecutor::new(config, slot)
-            .with_context(|| {
-                format!("setting up sandbox slot {slot} (--data-only checks the data alone)")
-            })?;
+        let executor = SandboxExecutor::new(config, slot).with_context(|| {
+            format!("setting up sandbox slot {slot} (--data-only checks the data alone)")
+        })?;
         judges.push(Judge::new(Arc::new(executor), settings.clone()));
     }
     let total = jobs.len();
