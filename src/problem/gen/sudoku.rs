@@ -265,7 +265,7 @@ pub(super) fn generate(datasets: &Path) -> Result<Vec<GeneratedCase>, GenError> 
 
     cases.push(case(
         "09-hardest-large",
-        &transformed(&mut seeded(9), &data.hardest, 2000),
+        &transformed(&mut seeded(9), &data.hardest, 1500),
     )?);
 
     let mut rng = seeded(10);
