@@ -1,10 +1,12 @@
 //! Classic 9x9 Sudoku: solve and count solutions.
 //!
-//! [`solve`] and [`count_solutions`] are the entry points everyone else uses. [`naive`] is the
+//! [`solve`] and [`count_solutions`] are the entry points everyone else uses; they run the
+//! bitboard solver in [`fast`]. [`naive`] is the
 //! plain fewest-candidates bitmask search kept as the benchmark baseline and test oracle.
 //!
 //! A grid whose cells hold a value above 9, or whose givens clash, has no solution.
 
+pub mod fast;
 pub mod naive;
 
 /// A 9x9 grid in row-major order, `0` for an empty cell and `1..=9` for a digit.
@@ -12,12 +14,12 @@ pub type Grid = [u8; 81];
 
 /// Solves `puzzle`, returning one completion, or `None` when it has none.
 pub fn solve(puzzle: &Grid) -> Option<Grid> {
-    naive::solve(puzzle)
+    fast::solve(puzzle)
 }
 
 /// Counts the completions of `puzzle`, stopping at `limit` (so `limit = 2` tells unique from not).
 pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
-    naive::count_solutions(puzzle, limit)
+    fast::count_solutions(puzzle, limit)
 }
 
 /// The 3x3 box (0..9, row-major) holding cell `row`, `col`.
@@ -90,8 +92,8 @@ mod tests {
     fn unsolvable_without_clash_has_none() {
         // Row 0 lacks only 9 in its first cell, but column 0 already has a 9.
         let mut grid = [0u8; 81];
-        for c in 1..9 {
-            grid[c] = c as u8;
+        for (c, cell) in grid.iter_mut().enumerate().take(9).skip(1) {
+            *cell = c as u8;
         }
         grid[9 * 4] = 9;
         assert_eq!(solve(&grid), None);
