@@ -143,7 +143,7 @@ impl V2Cgroup {
         if kill.exists() {
             write_file(&kill, "1")?;
         }
-        kill_listed(&self.dir.join("cgroup.procs"), &self.dir)
+        kill_listed(&self.dir.join("cgroup.procs"), &self.dir, &[])
     }
 
     /// Kills what is left and removes the folder.
