@@ -84,6 +84,8 @@ pub struct RunConfig {
     pub output_limit_kib: u64,
     /// Largest stdin accepted by `POST /api/runs`, in KiB.
     pub max_stdin_kib: u64,
+    /// Custom runs the daemon serves at once, each on its own sandbox slot.
+    pub slots: usize,
 }
 
 /// Limits for compiles.

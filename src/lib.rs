@@ -16,6 +16,8 @@
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
 //! - [`server`]: the axum HTTP API.
 //! - [`worker`]: takes queued submissions and judges them.
+//! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
+//!   solution of a package and checks its verdict against its folder.
 
 pub mod checkers;
 pub mod config;
@@ -26,4 +28,5 @@ pub mod sandbox;
 pub mod server;
 pub mod solvers;
 pub mod store;
+pub mod verify_submissions;
 pub mod worker;

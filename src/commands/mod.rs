@@ -14,6 +14,7 @@ mod serve;
 mod solve;
 mod submit;
 mod verify;
+mod verify_judging;
 
 /// sudojudge: an online judge for three Sudoku problems.
 #[derive(Debug, Parser)]

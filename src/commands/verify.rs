@@ -20,10 +20,8 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Why `submissions/` were not judged: said plainly, never faked.
-const NO_JUDGING: &str = "judging submissions/ is not available yet; only the data was verified";
-
-/// Runs `sudojudge verify`: exit 0 when every package's data is sound, 1 otherwise.
+/// Runs `sudojudge verify`: exit 0 when every package's data is sound and every reference
+/// solution gets the verdict its folder promises (within the time margins), 1 otherwise.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = Config::load(config).context("loading the configuration")?;
     let dir = &config.problems.dir;
@@ -37,17 +35,23 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     };
     anyhow::ensure!(!problems.is_empty(), "no problems in {}", dir.display());
     let reports: Vec<_> = problems.iter().map(verify_data).collect();
-    let ok = reports.iter().all(|r| r.ok);
-    let submissions = if args.data_only {
-        "skipped (--data-only)"
+    let judged = if args.data_only {
+        None
     } else {
-        NO_JUDGING
+        Some(super::verify_judging::judge_submissions(
+            &config, &problems,
+        )?)
     };
+    let ok = reports.iter().all(|r| r.ok) && judged.as_ref().is_none_or(|s| s.ok);
     if args.json {
+        let submissions = match &judged {
+            Some(summary) => serde_json::to_value(summary).context("encoding the summary")?,
+            None => serde_json::json!({"checked": false, "reason": "skipped (--data-only)"}),
+        };
         let json = serde_json::json!({
             "ok": ok,
             "data": reports,
-            "submissions": {"checked": false, "reason": submissions},
+            "submissions": submissions,
         });
         println!("{json}");
     } else {
@@ -67,8 +71,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                 println!("  {test}: {}", fault.message);
             }
         }
-        if !args.data_only {
-            eprintln!("note: {NO_JUDGING}");
+        if let Some(summary) = &judged {
+            println!();
+            super::verify_judging::print_table(summary);
         }
     }
     Ok(if ok {

@@ -1,1 +1,25 @@
-//! TODO
+//! The judge: compile once, run every test in order, check each output, aggregate a verdict.
+//!
+//! - [`verdict`]: the verdicts and their aggregation (first non-AC, score, maxima).
+//! - [`report`]: the per-test and per-submission results (the `judge --json` object).
+//! - [`executor`]: the small trait the judge needs from the sandbox.
+//! - [`pipeline`]: the judging itself over an executor.
+//! - [`table`]: the human-readable table.
+
+pub mod custom;
+pub mod executor;
+pub mod pipeline;
+pub mod report;
+pub mod sandboxed;
+pub mod table;
+pub mod verdict;
+
+pub use custom::{CustomRun, RunResult, RunnerPool};
+pub use executor::{Compilation, Executor, ExecutorError};
+pub use pipeline::{Compiled, Interrupted, Judge, JudgeSettings};
+pub use report::{CompileInfo, JudgeReport, TestResult};
+pub use sandboxed::SandboxExecutor;
+pub use verdict::Verdict;
+
+#[cfg(test)]
+mod tests;

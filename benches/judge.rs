@@ -1,0 +1,326 @@
+//! Judge benchmarks (`cargo bench --bench judge`), medians over rounds measured in one run:
+//!
+//! 1. accept: submissions stored per second by `POST /api/submissions` under 32 concurrent
+//!    clients, with p50/p99 latency; baseline: `GET /api/problems` (HTTP alone, no database)
+//!    under the same load.
+//! 2. overhead: what the judge adds per test over the sandboxed runs themselves (claim,
+//!    scheduling, checker, storage), judging an accepted C solution through the real worker
+//!    and sandbox; baseline: the sandboxed run's own time per test.
+//!
+//! `SUDOJUDGE_BENCH_ROUNDS` (default 5 and 15) changes the number of rounds. Part 2 needs
+//! root and a usable sandbox; it is skipped with a note otherwise.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sudojudge::config::Config;
+use sudojudge::judge::{
+    Compilation, Executor, ExecutorError, Judge, JudgeReport, JudgeSettings, SandboxExecutor,
+};
+use sudojudge::sandbox::{Limits, RunReport};
+use sudojudge::server::{router, AppState};
+use sudojudge::store::{Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StoreError};
+use sudojudge::worker::{self, Problems, WorkerContext};
+use tokio::sync::{watch, Notify, Semaphore};
+
+const CLIENTS: usize = 32;
+const POSTS_PER_CLIENT: usize = 100;
+
+fn rounds(default: usize) -> usize {
+    std::env::var("SUDOJUDGE_BENCH_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn load_problems(config: &Config) -> Problems {
+    sudojudge::problem::load_all(&config.problems.dir)
+        .expect("problems load")
+        .into_iter()
+        .map(|p| (p.id.clone(), p))
+        .collect()
+}
+
+/// One round of 32 clients x POSTS_PER_CLIENT requests; returns (requests/s, latencies).
+async fn load_round(base: &str, post: bool) -> (f64, Vec<Duration>) {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(CLIENTS)
+        .build()
+        .unwrap();
+    let body = serde_json::json!({
+        "problem": "binary-sudoku",
+        "language": "c",
+        "source": "#include <stdio.h>\nint main(void){puts(\"0\");return 0;}\n",
+    });
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..CLIENTS {
+        let (client, body) = (client.clone(), body.clone());
+        let url = if post {
+            format!("{base}/api/submissions")
+        } else {
+            format!("{base}/api/problems")
+        };
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(POSTS_PER_CLIENT);
+            for _ in 0..POSTS_PER_CLIENT {
+                let t = Instant::now();
+                let r = if post {
+                    client.post(&url).json(&body).send().await
+                } else {
+                    client.get(&url).send().await
+                };
+                let r = r.expect("request");
+                assert!(r.status().is_success(), "status {}", r.status());
+                let _ = r.bytes().await.expect("body");
+                latencies.push(t.elapsed());
+            }
+            latencies
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    let rate = all.len() as f64 / started.elapsed().as_secs_f64();
+    all.sort();
+    (rate, all)
+}
+
+async fn bench_accept(config: &Config) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("bench.db"))
+        .await
+        .unwrap();
+    let state = AppState {
+        store,
+        problems: Arc::new(load_problems(config)),
+        languages: Arc::new(config.languages.keys().cloned().collect::<BTreeSet<_>>()),
+        max_source_bytes: 256 * 1024,
+        max_stdin_bytes: 1024 * 1024,
+        wake: Arc::new(Notify::new()),
+        workers: 0,
+        sandbox: Arc::new(serde_json::Value::Null),
+        runner: None,
+        run_permits: Arc::new(Semaphore::new(1)),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router(state)).await });
+
+    let _ = load_round(&base, true).await; // warm-up
+    let n = rounds(5);
+    let (mut rates, mut p50s, mut p99s, mut base_rates, mut base_p99s) =
+        (vec![], vec![], vec![], vec![], vec![]);
+    for _ in 0..n {
+        let (rate, lat) = load_round(&base, true).await;
+        rates.push(rate);
+        p50s.push(percentile(&lat, 0.50).as_secs_f64() * 1e3);
+        p99s.push(percentile(&lat, 0.99).as_secs_f64() * 1e3);
+        let (rate, lat) = load_round(&base, false).await;
+        base_rates.push(rate);
+        base_p99s.push(percentile(&lat, 0.99).as_secs_f64() * 1e3);
+    }
+    let (rate, base_rate) = (median(&mut rates), median(&mut base_rates));
+    println!(
+        "accept: {CLIENTS} clients x {POSTS_PER_CLIENT} POSTs, {n} rounds (medians)\n  \
+         POST /api/submissions  {rate:8.0} stored/s   p50 {:6.2} ms   p99 {:6.2} ms\n  \
+         GET  /api/problems     {base_rate:8.0} req/s      p99 {:6.2} ms   (baseline: HTTP, no database)\n  \
+         ratio stored/baseline  {:.2}",
+        median(&mut p50s),
+        median(&mut p99s),
+        median(&mut base_p99s),
+        rate / base_rate
+    );
+}
+
+/// The real executor, timing its compile and runs.
+struct Timed<E> {
+    inner: E,
+    compile_ns: AtomicU64,
+    run_ns: AtomicU64,
+    runs: AtomicU64,
+}
+
+impl<E: Executor> Executor for Timed<E> {
+    type Program = E::Program;
+
+    fn compile(
+        &self,
+        language: &str,
+        source: &[u8],
+    ) -> Result<Compilation<E::Program>, ExecutorError> {
+        let t = Instant::now();
+        let r = self.inner.compile(language, source);
+        self.compile_ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        r
+    }
+
+    fn run(
+        &self,
+        program: &E::Program,
+        stdin: &Path,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        let t = Instant::now();
+        let r = self.inner.run(program, stdin, limits);
+        self.run_ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        r
+    }
+}
+
+/// The SQLite queue, signalling each completion.
+struct Signalling {
+    inner: SqliteStore,
+    done: Notify,
+}
+
+impl Queue for Signalling {
+    async fn enqueue(&self, new: NewSubmission) -> Result<i64, StoreError> {
+        self.inner.enqueue(new).await
+    }
+    async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
+        self.inner.claim(worker).await
+    }
+    async fn mark_running(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
+        self.inner.mark_running(id, attempt).await
+    }
+    async fn complete(
+        &self,
+        id: i64,
+        attempt: i64,
+        report: &JudgeReport,
+    ) -> Result<bool, StoreError> {
+        let r = self.inner.complete(id, attempt, report).await;
+        self.done.notify_one();
+        r
+    }
+    async fn release(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
+        self.inner.release(id, attempt).await
+    }
+    async fn requeue_stale(&self) -> Result<u64, StoreError> {
+        self.inner.requeue_stale().await
+    }
+    async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
+        self.inner.rejudge(id).await
+    }
+    async fn depth(&self) -> Result<u64, StoreError> {
+        self.inner.depth().await
+    }
+}
+
+async fn bench_overhead(config: &Config) {
+    if std::env::var_os("SUDOJUDGE_HELPER").is_none() {
+        std::env::set_var("SUDOJUDGE_HELPER", env!("CARGO_BIN_EXE_sudojudge"));
+    }
+    let executor = match SandboxExecutor::new(config, 0) {
+        Ok(e) => e,
+        Err(e) => {
+            println!("overhead: skipped, the sandbox is unusable here: {e}");
+            return;
+        }
+    };
+    let problem_id = "binary-sudoku";
+    let problems = load_problems(config);
+    let tests = problems[problem_id].tests.len();
+    let source = std::fs::read_to_string("tests/fixtures/binary-sudoku/ac.c").unwrap();
+    let timed = Arc::new(Timed {
+        inner: executor,
+        compile_ns: AtomicU64::new(0),
+        run_ns: AtomicU64::new(0),
+        runs: AtomicU64::new(0),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Arc::new(Signalling {
+        inner: SqliteStore::open(&dir.path().join("bench.db"))
+            .await
+            .unwrap(),
+        done: Notify::new(),
+    });
+    let (stop, shutdown) = watch::channel(false);
+    let ctx = WorkerContext {
+        queue: Arc::clone(&queue),
+        problems: Arc::new(problems),
+        wake: Arc::new(Notify::new()),
+        shutdown,
+    };
+    let judge = Judge::new(Arc::clone(&timed), JudgeSettings::from_config(config));
+    let handle = worker::spawn("bench".into(), judge, ctx.clone());
+
+    let n = rounds(15);
+    let (mut overheads, mut run_per_test) = (Vec::new(), Vec::new());
+    for round in 0..=n {
+        let (c0, r0, k0) = (
+            timed.compile_ns.load(Ordering::Relaxed),
+            timed.run_ns.load(Ordering::Relaxed),
+            timed.runs.load(Ordering::Relaxed),
+        );
+        let t = Instant::now();
+        let id = queue
+            .enqueue(NewSubmission {
+                problem: problem_id.into(),
+                language: "c".into(),
+                source: source.clone(),
+            })
+            .await
+            .unwrap();
+        ctx.wake.notify_one();
+        queue.done.notified().await;
+        let total = t.elapsed().as_nanos() as f64;
+        let compile = (timed.compile_ns.load(Ordering::Relaxed) - c0) as f64;
+        let runs = (timed.run_ns.load(Ordering::Relaxed) - r0) as f64;
+        let count = (timed.runs.load(Ordering::Relaxed) - k0) as f64;
+        let got = queue.inner.get(id).await.unwrap().unwrap();
+        assert_eq!(got.verdict.map(|v| v.as_str()), Some("AC"), "{got:?}");
+        assert_eq!(count as usize, tests);
+        if round == 0 {
+            continue; // warm-up
+        }
+        overheads.push((total - compile - runs) / count / 1e6);
+        run_per_test.push(runs / count / 1e6);
+    }
+    let _ = stop.send(true);
+    ctx.wake.notify_waiters();
+    let _ = handle.await;
+    let (overhead, run) = (median(&mut overheads), median(&mut run_per_test));
+    println!(
+        "overhead: {problem_id}, accepted C, {tests} tests, {n} rounds (medians per test)\n  \
+         judge overhead (claim, scheduling, checker, storage)  {overhead:7.3} ms\n  \
+         sandboxed run itself (baseline)                       {run:7.3} ms\n  \
+         ratio overhead/run                                    {:.3}",
+        overhead / run
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; with `cargo test --benches` the bench is only built.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let config = Config::embedded().expect("embedded config");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        bench_accept(&config).await;
+        bench_overhead(&config).await;
+    });
+}

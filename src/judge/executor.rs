@@ -1,0 +1,56 @@
+//! What the judge needs from the sandbox, as a small trait.
+//!
+//! The judge's aggregation is unit-tested against a fake executor; the daemon and the CLI use
+//! [`crate::judge::SandboxExecutor`], which compiles and runs in real sandbox boxes.
+
+use std::path::Path;
+
+use crate::sandbox::{Limits, RunReport};
+
+/// The executor failed: the judge's (or the host's) fault, reported as `SE` with this cause.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ExecutorError(pub String);
+
+/// The result of compiling a source once.
+#[derive(Debug)]
+pub enum Compilation<P> {
+    /// The program is ready to run; `log` holds the compiler's warnings, if any.
+    Ready {
+        /// The runnable program.
+        program: P,
+        /// Compiler output (warnings).
+        log: String,
+    },
+    /// The compiler refused the source (`CE`); `log` says why.
+    Failed {
+        /// Compiler output.
+        log: String,
+    },
+}
+
+/// Compiles a source and runs the result on one input, each in a fresh box.
+///
+/// Both calls block (they wait for a sandboxed process): call them from
+/// `tokio::task::spawn_blocking`. `Err` is always the judge's fault; a misbehaving submission
+/// is an `Ok` report with a non-`Ok` status.
+pub trait Executor: Send + Sync + 'static {
+    /// A compiled program (its artifacts), shared by every test of a submission.
+    type Program: Send + Sync + 'static;
+
+    /// Compiles `source` in `language` (an id from the language table).
+    fn compile(
+        &self,
+        language: &str,
+        source: &[u8],
+    ) -> Result<Compilation<Self::Program>, ExecutorError>;
+
+    /// Runs `program` with `stdin` as its standard input under `limits`, plus the memory its
+    /// language adds (an interpreter's footprint).
+    fn run(
+        &self,
+        program: &Self::Program,
+        stdin: &Path,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError>;
+}

@@ -1,0 +1,323 @@
+//! Compile once, run every test in order, check each output, build the report.
+//!
+//! Every test runs even after a failure: the score is the share of tests passed. The blocking
+//! sandbox calls and the checker run in `spawn_blocking`, so the tokio runtime never stalls.
+
+use std::sync::Arc;
+
+use crate::checkers::CheckOutcome;
+use crate::config::Config;
+use crate::problem::{CheckerKind, Problem, TestCase};
+use crate::sandbox::{Limits, RunReport, RunStatus};
+
+use super::executor::{Compilation, Executor};
+use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
+use super::verdict::Verdict;
+
+/// A checker function (the real one is [`crate::checkers::check`]; tests may swap it).
+pub type CheckFn = fn(CheckerKind, &[u8], &[u8], &[u8]) -> CheckOutcome;
+
+/// The sandbox settings that turn a problem's limits into run limits.
+///
+/// A language's `extra_memory_mb` is not added here: the executor's program adds it
+/// (`languages::Program::run_request`), so it is counted exactly once.
+#[derive(Debug, Clone)]
+pub struct JudgeSettings {
+    /// Wall limit = `wall_factor` x CPU limit.
+    pub wall_factor: u64,
+    /// Processes and threads a run may have at once.
+    pub max_processes: u32,
+}
+
+impl JudgeSettings {
+    /// The settings of a configuration.
+    pub fn from_config(config: &Config) -> JudgeSettings {
+        JudgeSettings {
+            wall_factor: config.sandbox.wall_factor.max(1),
+            max_processes: config.sandbox.max_processes,
+        }
+    }
+
+    /// The limits of one test of `problem` (before the language's extra memory).
+    pub fn test_limits(&self, problem: &Problem) -> Limits {
+        Limits {
+            cpu_time_ms: problem.time_limit_ms,
+            wall_time_ms: problem.time_limit_ms.saturating_mul(self.wall_factor),
+            memory_bytes: problem.memory_limit_mb.saturating_mul(1024 * 1024),
+            output_bytes: problem.output_limit_mb.saturating_mul(1024 * 1024),
+            max_processes: self.max_processes,
+        }
+    }
+}
+
+/// A compiled submission ready for its tests, or the report that ends it early.
+pub enum Compiled<P> {
+    /// Compiled: run the tests with this program.
+    Ready {
+        /// The program, shared by the blocking test runs.
+        program: Arc<P>,
+        /// The compile step as reported.
+        compile: CompileInfo,
+    },
+    /// `CE` or a compile-time `SE`: the final report.
+    Done(JudgeReport),
+}
+
+/// The tests ended early because the caller asked to stop (shutdown): requeue the submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interrupted;
+
+/// The judging pipeline over an [`Executor`].
+pub struct Judge<E: Executor> {
+    executor: Arc<E>,
+    settings: JudgeSettings,
+    check: CheckFn,
+}
+
+impl<E: Executor> Clone for Judge<E> {
+    fn clone(&self) -> Self {
+        Judge {
+            executor: Arc::clone(&self.executor),
+            settings: self.settings.clone(),
+            check: self.check,
+        }
+    }
+}
+
+impl<E: Executor> Judge<E> {
+    /// A judge using the real checkers.
+    pub fn new(executor: Arc<E>, settings: JudgeSettings) -> Judge<E> {
+        Judge {
+            executor,
+            settings,
+            check: crate::checkers::check,
+        }
+    }
+
+    /// The same judge with another checker (unit tests of the aggregation).
+    pub fn with_checker(mut self, check: CheckFn) -> Judge<E> {
+        self.check = check;
+        self
+    }
+
+    /// The executor (benchmarks wrap it to time the sandboxed runs).
+    pub fn executor(&self) -> &Arc<E> {
+        &self.executor
+    }
+
+    /// Compiles once. `CE` and executor failures end the submission with a report.
+    pub async fn compile(
+        &self,
+        problem: &Problem,
+        language: &str,
+        source: Vec<u8>,
+    ) -> Compiled<E::Program> {
+        let executor = Arc::clone(&self.executor);
+        let lang = language.to_string();
+        let joined = tokio::task::spawn_blocking(move || executor.compile(&lang, &source)).await;
+        let se = |cause: String| {
+            Compiled::Done(JudgeReport::without_tests(
+                &problem.id,
+                language,
+                Verdict::SE,
+                CompileInfo {
+                    ok: false,
+                    log: String::new(),
+                },
+                Some(cause),
+            ))
+        };
+        match joined {
+            Err(e) => se(format!("compile task failed: {e}")),
+            Ok(Err(e)) => se(format!("compile failed in the sandbox: {e}")),
+            Ok(Ok(Compilation::Failed { log })) => Compiled::Done(JudgeReport::without_tests(
+                &problem.id,
+                language,
+                Verdict::CE,
+                CompileInfo {
+                    ok: false,
+                    log: truncate_log(&log),
+                },
+                None,
+            )),
+            Ok(Ok(Compilation::Ready { program, log })) => Compiled::Ready {
+                program: Arc::new(program),
+                compile: CompileInfo {
+                    ok: true,
+                    log: truncate_log(&log),
+                },
+            },
+        }
+    }
+
+    /// Runs and checks every test in order; stops early only when `stop()` turns true.
+    pub async fn run_tests(
+        &self,
+        problem: &Problem,
+        language: &str,
+        program: Arc<E::Program>,
+        compile: CompileInfo,
+        stop: impl Fn() -> bool,
+    ) -> Result<JudgeReport, Interrupted> {
+        let limits = self.settings.test_limits(problem);
+        let mut results = Vec::with_capacity(problem.tests.len());
+        let mut degraded = false;
+        for test in &problem.tests {
+            if stop() {
+                return Err(Interrupted);
+            }
+            let executor = Arc::clone(&self.executor);
+            let program = Arc::clone(&program);
+            let test_case = test.clone();
+            let (checker, check) = (problem.checker, self.check);
+            let joined = tokio::task::spawn_blocking(move || {
+                judge_test(&*executor, &program, &test_case, limits, checker, check)
+            })
+            .await;
+            let (result, was_degraded) = joined.unwrap_or_else(|e| {
+                (
+                    system_error(&test.name, format!("test task failed: {e}")),
+                    false,
+                )
+            });
+            degraded |= was_degraded;
+            results.push(result);
+        }
+        Ok(JudgeReport::from_tests(
+            &problem.id,
+            language,
+            compile,
+            results,
+            degraded,
+        ))
+    }
+
+    /// Compiles and runs every test: the whole judgement of one source.
+    pub async fn judge(&self, problem: &Problem, language: &str, source: Vec<u8>) -> JudgeReport {
+        match self.compile(problem, language, source).await {
+            Compiled::Done(report) => report,
+            Compiled::Ready { program, compile } => {
+                match self
+                    .run_tests(problem, language, program, compile, || false)
+                    .await
+                {
+                    Ok(report) => report,
+                    Err(Interrupted) => JudgeReport::without_tests(
+                        &problem.id,
+                        language,
+                        Verdict::SE,
+                        CompileInfo {
+                            ok: true,
+                            log: String::new(),
+                        },
+                        Some("judging was interrupted".into()),
+                    ),
+                }
+            }
+        }
+    }
+}
+
+fn system_error(name: &str, cause: String) -> TestResult {
+    TestResult {
+        name: name.to_string(),
+        verdict: Verdict::SE,
+        time_ms: 0,
+        wall_ms: 0,
+        memory_kib: 0,
+        exit_code: None,
+        signal: None,
+        message: Some(cause),
+    }
+}
+
+/// Runs one test and checks its output (blocking). Returns the result and whether the run
+/// was degraded.
+pub fn judge_test<E: Executor>(
+    executor: &E,
+    program: &E::Program,
+    test: &TestCase,
+    limits: Limits,
+    checker: CheckerKind,
+    check: CheckFn,
+) -> (TestResult, bool) {
+    let report = match executor.run(program, &test.input, limits) {
+        Ok(report) => report,
+        Err(e) => return (system_error(&test.name, format!("sandbox: {e}")), false),
+    };
+    let degraded = report.degraded;
+    let (verdict, message) = match report.status {
+        RunStatus::Ok => check_output(test, &report, checker, check),
+        RunStatus::RuntimeError => (Verdict::RE, Some(runtime_error_message(&report))),
+        RunStatus::TimeLimit => (
+            Verdict::TLE,
+            Some(format!(
+                "time limit {} ms (CPU {} ms, wall {} ms)",
+                limits.cpu_time_ms, report.time_ms, report.wall_ms
+            )),
+        ),
+        RunStatus::MemoryLimit => (
+            Verdict::MLE,
+            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
+        ),
+        RunStatus::OutputLimit => (
+            Verdict::OLE,
+            Some(format!("output limit {} bytes", limits.output_bytes)),
+        ),
+    };
+    let result = TestResult {
+        name: test.name.clone(),
+        verdict,
+        time_ms: report.time_ms,
+        wall_ms: report.wall_ms,
+        memory_kib: report.memory_kib,
+        exit_code: report.exit_code,
+        signal: report.signal,
+        message,
+    };
+    (result, degraded)
+}
+
+fn check_output(
+    test: &TestCase,
+    report: &RunReport,
+    checker: CheckerKind,
+    check: CheckFn,
+) -> (Verdict, Option<String>) {
+    let input = match std::fs::read(&test.input) {
+        Ok(b) => b,
+        Err(e) => {
+            return (
+                Verdict::SE,
+                Some(format!("cannot read {}: {e}", test.input.display())),
+            )
+        }
+    };
+    let answer = match std::fs::read(&test.answer) {
+        Ok(b) => b,
+        Err(e) => {
+            return (
+                Verdict::SE,
+                Some(format!("cannot read {}: {e}", test.answer.display())),
+            )
+        }
+    };
+    match check(checker, &input, &report.stdout, &answer) {
+        CheckOutcome::Accepted => (Verdict::AC, None),
+        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg)),
+        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}"))),
+    }
+}
+
+fn runtime_error_message(report: &RunReport) -> String {
+    if let Some(sig) = report.signal {
+        let name = nix::sys::signal::Signal::try_from(sig)
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        format!("killed by signal {sig} ({name})")
+    } else if let Some(code) = report.exit_code {
+        format!("exit code {code}")
+    } else {
+        "runtime error".to_string()
+    }
+}

@@ -1,0 +1,77 @@
+//! The real executor: compiles and runs in sandbox boxes of one worker slot.
+
+use std::path::Path;
+
+use crate::config::{CompileConfig, Config};
+use crate::languages::{self, LanguageTable, Program};
+use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
+
+use super::executor::{Compilation, Executor, ExecutorError};
+
+/// One slot's sandbox with the language table and compile limits.
+pub struct SandboxExecutor {
+    sandbox: Sandbox,
+    languages: LanguageTable,
+    compile: CompileConfig,
+}
+
+impl SandboxExecutor {
+    /// The executor of worker slot `slot`; fails when the sandbox is unusable.
+    pub fn new(config: &Config, slot: u32) -> Result<SandboxExecutor, SandboxError> {
+        Ok(SandboxExecutor::with_sandbox(
+            Sandbox::new(&config.sandbox, slot)?,
+            config,
+        ))
+    }
+
+    /// The executor over an already made sandbox (benchmarks set its helper binary).
+    pub fn with_sandbox(sandbox: Sandbox, config: &Config) -> SandboxExecutor {
+        SandboxExecutor {
+            sandbox,
+            languages: LanguageTable::from_config(config),
+            compile: config.compile.clone(),
+        }
+    }
+
+    /// The slot's sandbox.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+}
+
+impl Executor for SandboxExecutor {
+    type Program = Program;
+
+    fn compile(
+        &self,
+        language: &str,
+        source: &[u8],
+    ) -> Result<Compilation<Program>, ExecutorError> {
+        let lang = self
+            .languages
+            .get(language)
+            .ok_or_else(|| ExecutorError(format!("unknown language {language:?}")))?;
+        match languages::compile(&self.sandbox, lang, source, &self.compile) {
+            Ok(languages::Compiled::Program(program)) => Ok(Compilation::Ready {
+                log: program.compile_log().to_string(),
+                program,
+            }),
+            Ok(languages::Compiled::Failed(failure)) => {
+                Ok(Compilation::Failed { log: failure.log })
+            }
+            Err(e) => Err(ExecutorError(e.to_string())),
+        }
+    }
+
+    fn run(
+        &self,
+        program: &Program,
+        stdin: &Path,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        let request = program.run_request(Some(stdin.to_path_buf()), limits);
+        self.sandbox
+            .run(&request)
+            .map_err(|e| ExecutorError(e.to_string()))
+    }
+}

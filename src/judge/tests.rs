@@ -1,0 +1,244 @@
+//! Unit tests of the pipeline against a fake executor and a fake checker.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::checkers::CheckOutcome;
+use crate::problem::{CheckerKind, Problem, TestCase};
+use crate::sandbox::{Limits, RunReport, RunStatus};
+
+use super::*;
+
+/// A fake "program" is its source text: a behaviour keyed on the test input.
+struct Fake;
+
+fn report(status: RunStatus, stdout: &[u8]) -> RunReport {
+    RunReport {
+        status,
+        exit_code: (status == RunStatus::RuntimeError).then_some(3),
+        signal: None,
+        time_ms: stdout.len() as u64,
+        wall_ms: 1,
+        memory_kib: 100,
+        stdout: stdout.to_vec(),
+        stderr: Vec::new(),
+        degraded: false,
+    }
+}
+
+impl Executor for Fake {
+    type Program = String;
+
+    fn compile(
+        &self,
+        _language: &str,
+        source: &[u8],
+    ) -> Result<Compilation<String>, ExecutorError> {
+        match source {
+            b"syntax error" => Ok(Compilation::Failed {
+                log: "main.c:1: error".into(),
+            }),
+            b"broken sandbox" => Err(ExecutorError("cgroup vanished".into())),
+            other => Ok(Compilation::Ready {
+                program: String::from_utf8_lossy(other).into_owned(),
+                log: String::new(),
+            }),
+        }
+    }
+
+    fn run(
+        &self,
+        program: &String,
+        stdin: &Path,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        assert_eq!(limits.cpu_time_ms, 1000);
+        assert_eq!(limits.memory_bytes, 64 * 1024 * 1024);
+        assert_eq!(limits.wall_time_ms, 3000);
+        let input = std::fs::read(stdin).map_err(|e| ExecutorError(e.to_string()))?;
+        Ok(match (program.as_str(), input.as_slice()) {
+            ("echo", i) => report(RunStatus::Ok, i),
+            ("slow on b", b"b") => report(RunStatus::TimeLimit, b""),
+            ("slow on b", i) => report(RunStatus::Ok, i),
+            ("crash", _) => report(RunStatus::RuntimeError, b""),
+            ("sandbox dies on c", b"c") => return Err(ExecutorError("box vanished".into())),
+            ("sandbox dies on c", i) => report(RunStatus::Ok, i),
+            _ => report(RunStatus::Ok, b"nonsense"),
+        })
+    }
+}
+
+fn fake_check(_: CheckerKind, _input: &[u8], output: &[u8], answer: &[u8]) -> CheckOutcome {
+    if answer == b"!" {
+        CheckOutcome::JudgeError("answer file is malformed".into())
+    } else if output.trim_ascii() == answer.trim_ascii() {
+        CheckOutcome::Accepted
+    } else {
+        CheckOutcome::WrongAnswer("differs".into())
+    }
+}
+
+fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
+    let tests = tests
+        .iter()
+        .map(|(name, input, answer)| {
+            let stem = name.replace('/', "_");
+            let (i, a) = (
+                dir.join(format!("{stem}.in")),
+                dir.join(format!("{stem}.ans")),
+            );
+            std::fs::write(&i, input).unwrap();
+            std::fs::write(&a, answer).unwrap();
+            TestCase {
+                name: name.to_string(),
+                input: i,
+                answer: a,
+            }
+        })
+        .collect();
+    Problem {
+        id: "p".into(),
+        title: "P".into(),
+        time_limit_ms: 1000,
+        memory_limit_mb: 64,
+        output_limit_mb: 1,
+        checker: CheckerKind::BinarySudoku,
+        statement: String::new(),
+        tests,
+        dir: dir.to_path_buf(),
+    }
+}
+
+fn judge() -> Judge<Fake> {
+    let settings = JudgeSettings {
+        wall_factor: 3,
+        max_processes: 8,
+    };
+    Judge::new(Arc::new(Fake), settings).with_checker(fake_check)
+}
+
+fn run(problem: &Problem, source: &str) -> JudgeReport {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(judge().judge(problem, "python", source.as_bytes().to_vec()))
+}
+
+const ABC: &[(&str, &str, &str)] = &[
+    ("sample/a", "a", "a"),
+    ("secret/b", "b", "b"),
+    ("secret/c", "c", "c"),
+];
+
+#[test]
+fn correct_program_is_accepted_on_every_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "echo");
+    assert_eq!(r.verdict, Verdict::AC);
+    assert_eq!(r.score, 100);
+    assert_eq!(r.tests.len(), 3);
+    assert!(r
+        .tests
+        .iter()
+        .all(|t| t.verdict == Verdict::AC && t.message.is_none()));
+}
+
+#[test]
+fn every_test_runs_after_a_failure_and_the_first_failure_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "slow on b");
+    let verdicts: Vec<_> = r.tests.iter().map(|t| t.verdict).collect();
+    assert_eq!(verdicts, [Verdict::AC, Verdict::TLE, Verdict::AC]);
+    assert_eq!(r.verdict, Verdict::TLE);
+    assert_eq!(r.score, 66);
+}
+
+#[test]
+fn wrong_output_is_wa_with_the_checker_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "garbage");
+    assert_eq!(r.verdict, Verdict::WA);
+    assert_eq!(r.score, 0);
+    assert_eq!(r.tests[0].message.as_deref(), Some("differs"));
+    assert_eq!(r.time_ms, 8, "time is the maximum over tests");
+}
+
+#[test]
+fn runtime_error_records_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "crash");
+    assert_eq!(r.verdict, Verdict::RE);
+    assert_eq!(r.tests[0].exit_code, Some(3));
+    assert_eq!(r.tests[0].message.as_deref(), Some("exit code 3"));
+}
+
+#[test]
+fn compile_error_carries_the_log_and_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "syntax error");
+    assert_eq!(r.verdict, Verdict::CE);
+    assert!(!r.compile.ok);
+    assert_eq!(r.compile.log, "main.c:1: error");
+    assert!(r.tests.is_empty());
+}
+
+#[test]
+fn system_errors_name_their_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&problem(dir.path(), ABC), "broken sandbox");
+    assert_eq!(r.verdict, Verdict::SE);
+    assert!(r
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("cgroup vanished"));
+
+    let r = run(&problem(dir.path(), ABC), "sandbox dies on c");
+    assert_eq!(r.verdict, Verdict::SE);
+    assert!(r.tests[2]
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("box vanished"));
+    assert_eq!(r.score, 66);
+
+    let bad = problem(dir.path(), &[("sample/x", "x", "!")]);
+    let r = run(&bad, "echo");
+    assert_eq!(r.verdict, Verdict::SE);
+    assert!(r.tests[0]
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("malformed"));
+
+    let mut missing = problem(dir.path(), &[("sample/y", "y", "y")]);
+    missing.tests[0].answer = dir.path().join("nope.ans");
+    let r = run(&missing, "echo");
+    assert_eq!(r.verdict, Verdict::SE);
+    assert!(r.tests[0]
+        .message
+        .as_deref()
+        .unwrap_or("")
+        .contains("nope.ans"));
+}
+
+#[test]
+fn stop_request_interrupts_between_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = problem(dir.path(), ABC);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let j = judge();
+    let out = rt.block_on(async {
+        match j.compile(&p, "python", b"echo".to_vec()).await {
+            Compiled::Ready { program, compile } => {
+                j.run_tests(&p, "python", program, compile, || true).await
+            }
+            Compiled::Done(_) => panic!("fake compile must succeed"),
+        }
+    });
+    assert_eq!(out, Err(Interrupted));
+}

@@ -1,0 +1,32 @@
+//! `GET /api/health`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+
+use crate::store::Queue;
+
+use super::state::AppState;
+
+/// `{"ok","queue_depth","workers","sandbox"}`; 503 when the database does not answer.
+pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
+    let (ok, depth, error) = match state.store.depth().await {
+        Ok(d) => (true, Some(d), None),
+        Err(e) => (false, None, Some(e.to_string())),
+    };
+    let mut body = serde_json::json!({
+        "ok": ok,
+        "queue_depth": depth,
+        "workers": state.workers,
+        "sandbox": *state.sandbox,
+    });
+    if let Some(e) = error {
+        body["error"] = serde_json::json!({"code": "storage", "message": e});
+    }
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, Json(body))
+}

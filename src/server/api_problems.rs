@@ -1,0 +1,98 @@
+//! `GET /api/problems` and `GET /api/problems/{id}`.
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Serialize;
+
+use crate::problem::{CheckerKind, Problem};
+
+use super::error::{ApiError, ApiResult};
+use super::state::AppState;
+
+/// A problem in the list: its limits.
+#[derive(Debug, Serialize)]
+pub struct ProblemSummary {
+    /// Problem id.
+    pub id: String,
+    /// Human title.
+    pub title: String,
+    /// CPU time limit per test.
+    pub time_limit_ms: u64,
+    /// Memory limit per test.
+    pub memory_limit_mb: u64,
+    /// Output limit per test.
+    pub output_limit_mb: u64,
+    /// Checker kind.
+    pub checker: CheckerKind,
+    /// Number of tests.
+    pub tests: usize,
+}
+
+/// One sample test, shown with the statement.
+#[derive(Debug, Serialize)]
+pub struct Sample {
+    /// Test name.
+    pub name: String,
+    /// The input.
+    pub input: String,
+    /// The reference answer.
+    pub answer: String,
+}
+
+/// A problem with its statement and samples.
+#[derive(Debug, Serialize)]
+pub struct ProblemDetail {
+    /// Id, title, limits.
+    #[serde(flatten)]
+    pub summary: ProblemSummary,
+    /// The statement in Markdown.
+    pub statement: String,
+    /// The sample tests.
+    pub samples: Vec<Sample>,
+}
+
+fn summary(p: &Problem) -> ProblemSummary {
+    ProblemSummary {
+        id: p.id.clone(),
+        title: p.title.clone(),
+        time_limit_ms: p.time_limit_ms,
+        memory_limit_mb: p.memory_limit_mb,
+        output_limit_mb: p.output_limit_mb,
+        checker: p.checker,
+        tests: p.tests.len(),
+    }
+}
+
+/// Every problem with its limits.
+pub async fn list(State(state): State<AppState>) -> Json<Vec<ProblemSummary>> {
+    Json(state.problems.values().map(summary).collect())
+}
+
+/// One problem with statement and samples.
+pub async fn get(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<ProblemDetail>> {
+    let p = state
+        .problems
+        .get(&id)
+        .ok_or_else(|| ApiError::NotFound(format!("no problem {id:?}")))?;
+    let mut samples = Vec::new();
+    for t in p.tests.iter().filter(|t| t.name.starts_with("sample/")) {
+        let read = |path: &std::path::Path| {
+            std::fs::read(path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .map_err(|e| ApiError::Internal(format!("cannot read {}: {e}", path.display())))
+        };
+        samples.push(Sample {
+            name: t.name.clone(),
+            input: read(&t.input)?,
+            answer: read(&t.answer)?,
+        });
+    }
+    Ok(Json(ProblemDetail {
+        summary: summary(p),
+        statement: p.statement.clone(),
+        samples,
+    }))
+}

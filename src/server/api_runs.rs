@@ -1,0 +1,57 @@
+//! `POST /api/runs`: custom invocation with the `[run]` limits.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+
+use crate::judge::RunResult;
+
+use super::api_submissions::check_language_and_source;
+use super::error::{ApiError, ApiResult};
+use super::state::AppState;
+
+/// The body of `POST /api/runs`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequestBody {
+    /// Language id.
+    pub language: String,
+    /// The source text.
+    pub source: String,
+    /// Standard input (empty when absent).
+    #[serde(default)]
+    pub stdin: String,
+}
+
+/// Compiles and runs a source once on the given stdin.
+pub async fn create(
+    State(state): State<AppState>,
+    body: Result<Json<RunRequestBody>, JsonRejection>,
+) -> ApiResult<Json<RunResult>> {
+    let Json(req) = body?;
+    check_language_and_source(&state, &req.language, &req.source)?;
+    if req.stdin.len() > state.max_stdin_bytes {
+        return Err(ApiError::TooLarge(format!(
+            "stdin is {} bytes; the limit is {} KiB",
+            req.stdin.len(),
+            state.max_stdin_bytes / 1024
+        )));
+    }
+    let runner = state
+        .runner
+        .clone()
+        .ok_or_else(|| ApiError::Internal("this server runs no custom invocations".into()))?;
+    let _permit = state
+        .run_permits
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Internal("the run pool is closed".into()))?;
+    let result = tokio::task::spawn_blocking(move || {
+        runner.run(&req.language, req.source.as_bytes(), req.stdin.as_bytes())
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("run task failed: {e}")))?;
+    Ok(Json(result))
+}

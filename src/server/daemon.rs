@@ -1,0 +1,192 @@
+//! The daemon: store, workers, custom-run pool and HTTP listener, started and stopped together.
+
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::sync::{watch, Notify, Semaphore};
+use tokio::task::JoinHandle;
+
+use crate::config::Config;
+use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
+use crate::store::{Queue, SqliteStore, StoreError};
+use crate::worker::{self, Problems, WorkerContext};
+
+use super::state::AppState;
+
+/// Errors starting the daemon.
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A sandbox slot could not be set up.
+    #[error("sandbox slot {slot}: {source}")]
+    Executor {
+        /// The slot.
+        slot: usize,
+        /// Why.
+        source: ExecutorError,
+    },
+    /// The listen address is unusable.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// A running daemon. Dropping it does not stop it: call [`Daemon::shutdown`].
+pub struct Daemon {
+    addr: SocketAddr,
+    workers: usize,
+    stop: watch::Sender<bool>,
+    server: JoinHandle<std::io::Result<()>>,
+    worker_handles: Vec<JoinHandle<()>>,
+    store: SqliteStore,
+}
+
+/// The number of workers a config asks for (0 = one per CPU core).
+pub fn worker_count(config: &Config) -> usize {
+    match config.server.workers {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+impl Daemon {
+    /// Opens the store, requeues what a crash left in flight, starts the workers (slots
+    /// `0..workers`), the custom-run pool (the next `[run] slots` slots) and the listener.
+    pub async fn start<E, F>(
+        config: &Config,
+        problems: Problems,
+        sandbox_info: serde_json::Value,
+        mut make_executor: F,
+    ) -> Result<Daemon, DaemonError>
+    where
+        E: Executor,
+        F: FnMut(usize) -> Result<E, ExecutorError>,
+    {
+        let store = SqliteStore::open(&config.server.database).await?;
+        let requeued = store.requeue_stale().await?;
+        if requeued > 0 {
+            tracing::warn!(
+                requeued,
+                "submissions left in flight by a crash are queued again"
+            );
+        }
+        let workers = worker_count(config);
+        let settings = JudgeSettings::from_config(config);
+        let problems = Arc::new(problems);
+        let wake = Arc::new(Notify::new());
+        let (stop, stop_rx) = watch::channel(false);
+
+        let mut executors = Vec::with_capacity(workers);
+        for slot in 0..workers {
+            let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
+            executors.push(Arc::new(e));
+        }
+        let mut run_slots = Vec::new();
+        for slot in workers..workers + config.run.slots.max(1) {
+            let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
+            run_slots.push(Arc::new(e));
+        }
+        let runner: Arc<dyn CustomRun> = Arc::new(RunnerPool::new(run_slots, config));
+
+        let listener = tokio::net::TcpListener::bind(&config.server.listen)
+            .await
+            .map_err(|source| DaemonError::Listen {
+                addr: config.server.listen.clone(),
+                source,
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| DaemonError::Listen {
+                addr: config.server.listen.clone(),
+                source,
+            })?;
+
+        let ctx = WorkerContext {
+            queue: Arc::new(store.clone()),
+            problems: Arc::clone(&problems),
+            wake: Arc::clone(&wake),
+            shutdown: stop_rx.clone(),
+        };
+        let worker_handles = executors
+            .into_iter()
+            .enumerate()
+            .map(|(slot, e)| {
+                let judge = Judge::new(e, settings.clone());
+                worker::spawn(format!("w{slot}"), judge, ctx.clone())
+            })
+            .collect();
+
+        let state = AppState {
+            store: store.clone(),
+            problems,
+            languages: Arc::new(config.languages.keys().cloned().collect::<BTreeSet<_>>()),
+            max_source_bytes: usize::try_from(config.server.max_source_kib * 1024)
+                .unwrap_or(usize::MAX / 4),
+            max_stdin_bytes: usize::try_from(config.run.max_stdin_kib * 1024)
+                .unwrap_or(usize::MAX / 4),
+            wake,
+            workers,
+            sandbox: Arc::new(sandbox_info),
+            run_permits: Arc::new(Semaphore::new(runner.size())),
+            runner: Some(runner),
+        };
+        let app = super::router(state);
+        let mut server_stop = stop_rx;
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = server_stop.wait_for(|stop| *stop).await;
+                })
+                .await
+        });
+        Ok(Daemon {
+            addr,
+            workers,
+            stop,
+            server,
+            worker_handles,
+            store,
+        })
+    }
+
+    /// The bound address (the real port when the config said port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Number of judging workers.
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// The store (benchmarks and tests read it directly).
+    pub fn store(&self) -> &SqliteStore {
+        &self.store
+    }
+
+    /// Stops taking requests and work; in-flight submissions are finished up to the current
+    /// test and put back in the queue; waits for everything to stop.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        match self.server.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::error!(error = %e, "HTTP server failed"),
+            Err(e) => tracing::error!(error = %e, "HTTP server task failed"),
+        }
+        for handle in self.worker_handles {
+            if let Err(e) = handle.await {
+                tracing::error!(error = %e, "worker task failed");
+            }
+        }
+        if let Ok(depth) = self.store.depth().await {
+            tracing::info!(queue_depth = depth, "stopped");
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! API errors: one enum, each variant a fitting HTTP status, sent as
+//! `{"error":{"code","message"}}`.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use crate::store::StoreError;
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The body is not valid JSON of the expected shape.
+    #[error("{0}")]
+    MalformedJson(String),
+    /// The body is JSON but not declared as such.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// A query string parameter is invalid.
+    #[error("{0}")]
+    BadQuery(String),
+    /// The submission names a problem this judge does not have.
+    #[error("unknown problem {0:?}")]
+    UnknownProblem(String),
+    /// The submission names a language this judge does not have.
+    #[error("unknown language {0:?}; known: {1}")]
+    UnknownLanguage(String, String),
+    /// A field is present but unusable (empty source...).
+    #[error("{0}")]
+    Invalid(String),
+    /// The source, stdin or body is larger than allowed.
+    #[error("{0}")]
+    TooLarge(String),
+    /// No such resource.
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with the resource's state (rejudge while judging).
+    #[error("{0}")]
+    Conflict(String),
+    /// The store failed: the server's fault.
+    #[error("storage error: {0}")]
+    Store(#[from] StoreError),
+    /// Any other fault of the server.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status and the machine-readable code.
+    pub fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::BadQuery(_) => (StatusCode::BAD_REQUEST, "bad_query"),
+            ApiError::UnknownProblem(_) => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_problem"),
+            ApiError::UnknownLanguage(..) => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_language"),
+            ApiError::Invalid(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
+            ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
+            ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        if status.is_server_error() {
+            tracing::error!(code, error = %self, "request failed");
+        }
+        let body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        let text = rejection.body_text();
+        match rejection {
+            JsonRejection::MissingJsonContentType(_) => ApiError::UnsupportedMediaType(text),
+            r if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                ApiError::TooLarge(format!("request body too large: {text}"))
+            }
+            _ => ApiError::MalformedJson(text),
+        }
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::BadQuery(rejection.body_text())
+    }
+}
+
+/// Handlers' result type.
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,147 @@
+//! The stored shapes of submissions and test results, as the API shows them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::judge::{CompileInfo, TestResult, Verdict};
+
+/// Where a submission is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Stored, waiting for a worker.
+    Queued,
+    /// Claimed by a worker, being compiled.
+    Compiling,
+    /// Compiled, tests running.
+    Running,
+    /// Judged: verdict and results are final (until a rejudge).
+    Done,
+}
+
+impl Status {
+    /// The name stored in the database and shown by the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Queued => "queued",
+            Status::Compiling => "compiling",
+            Status::Running => "running",
+            Status::Done => "done",
+        }
+    }
+
+    pub(crate) fn parse(s: &str) -> Option<Status> {
+        Some(match s {
+            "queued" => Status::Queued,
+            "compiling" => Status::Compiling,
+            "running" => Status::Running,
+            "done" => Status::Done,
+            _ => return None,
+        })
+    }
+}
+
+/// A submission to store (already validated by the caller).
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    /// Problem id.
+    pub problem: String,
+    /// Language id.
+    pub language: String,
+    /// The source text.
+    pub source: String,
+}
+
+/// A submission a worker has claimed: what it needs to judge it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Claimed {
+    /// Submission id.
+    pub id: i64,
+    /// The claim's attempt number; completing with a stale attempt is ignored.
+    pub attempt: i64,
+    /// Problem id.
+    pub problem: String,
+    /// Language id.
+    pub language: String,
+    /// The source text.
+    pub source: String,
+}
+
+/// A submission with its results, as `GET /api/submissions/{id}` shows it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Submission {
+    /// Submission id.
+    pub id: i64,
+    /// Problem id.
+    pub problem: String,
+    /// Language id.
+    pub language: String,
+    /// queued, compiling, running or done.
+    pub status: Status,
+    /// The verdict once done.
+    pub verdict: Option<Verdict>,
+    /// Share of tests passed once done.
+    pub score: Option<u32>,
+    /// Maximum CPU time over the tests.
+    pub time_ms: Option<u64>,
+    /// Maximum peak memory over the tests.
+    pub memory_kib: Option<u64>,
+    /// The compile step once done.
+    pub compile: Option<CompileInfo>,
+    /// The cause of a submission-level SE.
+    pub message: Option<String>,
+    /// Whether some run was not fully isolated.
+    pub degraded: bool,
+    /// When the submission was stored (ISO 8601 UTC).
+    pub created_at: String,
+    /// When the last judgement finished.
+    pub finished_at: Option<String>,
+    /// Per-test results in judging order (empty until done).
+    pub tests: Vec<TestResult>,
+    /// The source text (absent from listings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// What a rejudge request found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RejudgeOutcome {
+    /// The submission was done and is queued again; its old results are gone.
+    Requeued,
+    /// It was still waiting in the queue: nothing to do.
+    AlreadyQueued,
+    /// A worker is judging it right now.
+    InProgress,
+    /// No such submission.
+    NotFound,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct SubmissionRow {
+    pub id: i64,
+    pub problem: String,
+    pub language: String,
+    pub source: Option<String>,
+    pub status: String,
+    pub verdict: Option<String>,
+    pub score: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub memory_kib: Option<i64>,
+    pub compile_ok: Option<bool>,
+    pub compile_log: Option<String>,
+    pub message: Option<String>,
+    pub degraded: bool,
+    pub created_at: String,
+    pub finished_at: Option<String>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct TestRow {
+    pub name: String,
+    pub verdict: String,
+    pub time_ms: i64,
+    pub wall_ms: i64,
+    pub memory_kib: i64,
+    pub exit_code: Option<i64>,
+    pub signal: Option<i64>,
+    pub message: Option<String>,
+}

@@ -1,0 +1,49 @@
+//! The judging queue as a small trait, so a PostgreSQL backend (`FOR UPDATE SKIP LOCKED`) can
+//! serve several judge machines later. [`super::SqliteStore`] is the implementation today.
+
+use std::future::Future;
+
+use crate::judge::JudgeReport;
+
+use super::model::{Claimed, NewSubmission, RejudgeOutcome};
+use super::StoreError;
+
+/// Durable queue operations the server and the workers rely on.
+pub trait Queue: Send + Sync + 'static {
+    /// Stores a new submission as `queued`; returns its id once it is durable.
+    fn enqueue(&self, new: NewSubmission) -> impl Future<Output = Result<i64, StoreError>> + Send;
+
+    /// Atomically claims the oldest queued submission (now `compiling`), if any.
+    fn claim(
+        &self,
+        worker: &str,
+    ) -> impl Future<Output = Result<Option<Claimed>, StoreError>> + Send;
+
+    /// Marks a claimed submission as `running` (compiled, tests started).
+    fn mark_running(
+        &self,
+        id: i64,
+        attempt: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Stores the final report, replacing any older results. `false` when the claim was stale.
+    fn complete(
+        &self,
+        id: i64,
+        attempt: i64,
+        report: &JudgeReport,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Puts a claimed submission back in the queue, ahead of newer ones (shutdown).
+    fn release(&self, id: i64, attempt: i64)
+        -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Puts every `compiling`/`running` submission back in the queue (start-up after a crash).
+    fn requeue_stale(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
+
+    /// Queues a finished submission again.
+    fn rejudge(&self, id: i64) -> impl Future<Output = Result<RejudgeOutcome, StoreError>> + Send;
+
+    /// Submissions waiting in the queue.
+    fn depth(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
+}

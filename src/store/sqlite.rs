@@ -1,0 +1,343 @@
+//! The SQLite store: WAL, `synchronous = NORMAL`, every write in `BEGIN IMMEDIATE`.
+//!
+//! Writes go through a pool of one connection (SQLite has one writer anyway; queueing in the
+//! pool is fairer and faster than the busy handler's sleeps), reads through a pool of several.
+
+use std::path::Path;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
+
+use super::model::{
+    Claimed, NewSubmission, RejudgeOutcome, Status, Submission, SubmissionRow, TestRow,
+};
+use super::queue::Queue;
+use super::StoreError;
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/// Submissions, test results and the queue in one SQLite file.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    writer: SqlitePool,
+    reader: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating the file and its folder if needed) and migrates the database.
+    pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let open = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await
+            .map_err(open)?;
+        sqlx::migrate!()
+            .run(&writer)
+            .await
+            .map_err(StoreError::Migrate)?;
+        let reader = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options.read_only(true))
+            .await
+            .map_err(open)?;
+        Ok(SqliteStore { writer, reader })
+    }
+
+    /// One submission with its test results and source.
+    pub async fn get(&self, id: i64) -> Result<Option<Submission>, StoreError> {
+        let mut tx = self.reader.begin().await?;
+        let row: Option<SubmissionRow> = sqlx::query_as("SELECT * FROM submissions WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let tests: Vec<TestRow> = sqlx::query_as(
+            "SELECT name, verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message
+             FROM test_results WHERE submission_id = ? ORDER BY ordinal",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        let mut submission = to_submission(row)?;
+        submission.tests = tests
+            .into_iter()
+            .map(to_test_result)
+            .collect::<Result<_, _>>()?;
+        Ok(Some(submission))
+    }
+
+    /// Submissions newest first, optionally of one problem and older than `before` (an id).
+    pub async fn list(
+        &self,
+        problem: Option<&str>,
+        limit: u32,
+        before: Option<i64>,
+    ) -> Result<Vec<Submission>, StoreError> {
+        let rows: Vec<SubmissionRow> = sqlx::query_as(
+            "SELECT id, problem, language, NULL AS source, status, verdict, score, time_ms,
+                    memory_kib, compile_ok, compile_log, message, degraded, created_at,
+                    finished_at
+             FROM submissions
+             WHERE (?1 IS NULL OR problem = ?1) AND (?2 IS NULL OR id < ?2)
+             ORDER BY id DESC LIMIT ?3",
+        )
+        .bind(problem)
+        .bind(before)
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.into_iter().map(to_submission).collect()
+    }
+}
+
+fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
+    let status = Status::parse(&row.status).ok_or_else(|| StoreError::Corrupt {
+        id: row.id,
+        what: format!("status {:?}", row.status),
+    })?;
+    let verdict = row
+        .verdict
+        .as_deref()
+        .map(Verdict::parse)
+        .transpose()
+        .map_err(|e| StoreError::Corrupt {
+            id: row.id,
+            what: e.to_string(),
+        })?;
+    Ok(Submission {
+        id: row.id,
+        problem: row.problem,
+        language: row.language,
+        status,
+        verdict,
+        score: row.score.and_then(|s| u32::try_from(s).ok()),
+        time_ms: row.time_ms.and_then(|v| u64::try_from(v).ok()),
+        memory_kib: row.memory_kib.and_then(|v| u64::try_from(v).ok()),
+        compile: row.compile_ok.map(|ok| CompileInfo {
+            ok,
+            log: row.compile_log.unwrap_or_default(),
+        }),
+        message: row.message,
+        degraded: row.degraded,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
+        tests: Vec::new(),
+        source: row.source,
+    })
+}
+
+fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
+    let verdict = Verdict::parse(&row.verdict).map_err(|e| StoreError::Corrupt {
+        id: 0,
+        what: format!("test {}: {e}", row.name),
+    })?;
+    let unsigned = |v: i64| u64::try_from(v).unwrap_or(0);
+    Ok(TestResult {
+        name: row.name,
+        verdict,
+        time_ms: unsigned(row.time_ms),
+        wall_ms: unsigned(row.wall_ms),
+        memory_kib: unsigned(row.memory_kib),
+        exit_code: row.exit_code.and_then(|v| i32::try_from(v).ok()),
+        signal: row.signal.and_then(|v| i32::try_from(v).ok()),
+        message: row.message,
+    })
+}
+
+fn signed(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+impl Queue for SqliteStore {
+    async fn enqueue(&self, new: NewSubmission) -> Result<i64, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO submissions (problem, language, source) VALUES (?, ?, ?) RETURNING id",
+        )
+        .bind(&new.problem)
+        .bind(&new.language)
+        .bind(&new.source)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let claimed: Option<Claimed> = sqlx::query_as(&format!(
+            "UPDATE submissions
+             SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
+             WHERE id = (SELECT id FROM submissions WHERE status = 'queued'
+                         ORDER BY queued_at, id LIMIT 1)
+             RETURNING id, attempt, problem, language, source"
+        ))
+        .bind(worker)
+        .fetch_optional(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(claimed)
+    }
+
+    async fn mark_running(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query(
+            "UPDATE submissions SET status = 'running'
+             WHERE id = ? AND attempt = ? AND status = 'compiling'",
+        )
+        .bind(id)
+        .bind(attempt)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        id: i64,
+        attempt: i64,
+        report: &JudgeReport,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let updated = sqlx::query(&format!(
+            "UPDATE submissions
+             SET status = 'done', verdict = ?, score = ?, time_ms = ?, memory_kib = ?,
+                 compile_ok = ?, compile_log = ?, message = ?, degraded = ?, worker = NULL,
+                 finished_at = {NOW}
+             WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')"
+        ))
+        .bind(report.verdict.as_str())
+        .bind(i64::from(report.score))
+        .bind(signed(report.time_ms))
+        .bind(signed(report.memory_kib))
+        .bind(report.compile.ok)
+        .bind(&report.compile.log)
+        .bind(&report.message)
+        .bind(report.degraded)
+        .bind(id)
+        .bind(attempt)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if updated == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        for (ordinal, t) in report.tests.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms,
+                     wall_ms, memory_kib, exit_code, signal, message)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(signed(ordinal as u64))
+            .bind(&t.name)
+            .bind(t.verdict.as_str())
+            .bind(signed(t.time_ms))
+            .bind(signed(t.wall_ms))
+            .bind(signed(t.memory_kib))
+            .bind(t.exit_code)
+            .bind(t.signal)
+            .bind(&t.message)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn release(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query(
+            "UPDATE submissions SET status = 'queued', worker = NULL
+             WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
+        )
+        .bind(id)
+        .bind(attempt)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn requeue_stale(&self) -> Result<u64, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let n = sqlx::query(
+            "UPDATE submissions SET status = 'queued', worker = NULL
+             WHERE status IN ('compiling', 'running')",
+        )
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(n)
+    }
+
+    async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let status: Option<String> =
+            sqlx::query_scalar("SELECT status FROM submissions WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let outcome = match status.as_deref().map(Status::parse) {
+            None => RejudgeOutcome::NotFound,
+            Some(Some(Status::Queued)) => RejudgeOutcome::AlreadyQueued,
+            Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
+            Some(Some(Status::Done)) | Some(None) => {
+                sqlx::query(&format!(
+                    "UPDATE submissions
+                     SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
+                         memory_kib = NULL, compile_ok = NULL, compile_log = NULL,
+                         message = NULL, degraded = 0, finished_at = NULL, queued_at = {NOW}
+                     WHERE id = ?"
+                ))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query("DELETE FROM test_results WHERE submission_id = ?")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                RejudgeOutcome::Requeued
+            }
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    async fn depth(&self) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
+            .fetch_one(&self.reader)
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}

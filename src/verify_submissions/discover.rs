@@ -1,0 +1,131 @@
+//! Finding a problem's reference solutions: `submissions/<expected>/<file>`, one source each.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::languages::LanguageTable;
+use crate::problem::Problem;
+
+use super::expectation::Expectation;
+
+/// A reference solution found in a package.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReferenceSolution {
+    /// The problem it solves.
+    pub problem: String,
+    /// `<folder>/<file>`, e.g. `accepted/dlx.cpp`: short and unique within the problem.
+    pub name: String,
+    /// The full path, named in every failure message.
+    pub path: PathBuf,
+    /// The folder's promise.
+    pub expected: Expectation,
+    /// Language id from the language table, chosen by the file's extension.
+    pub language: String,
+}
+
+/// Why a package's `submissions/` folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    /// A folder, or the listing of one, could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The folder.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A folder under `submissions/` is not one of the expected-verdict folders.
+    #[error("{path}: unknown folder (expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error)")]
+    UnknownFolder {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A file whose extension is in no language of the language table.
+    #[error("{path}: no language has this file's extension")]
+    UnknownLanguage {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A file directly under `submissions/`, outside every expected-verdict folder.
+    #[error("{path}: not in an expected-verdict folder")]
+    Stray {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// The language id whose extensions include `path`'s extension.
+pub fn language_of(config: &Config, path: &Path) -> Option<String> {
+    LanguageTable::from_config(config)
+        .guess(path)
+        .map(|l| l.id.clone())
+}
+
+fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
+    let read = |source| DiscoverError::Read {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(read)? {
+        entries.push(entry.map_err(read)?.path());
+    }
+    entries.sort();
+    Ok(entries)
+}
+
+fn hidden(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.'))
+}
+
+/// Every reference solution of `problem`, by folder then file name. A package without a
+/// `submissions/` folder has none; anything there that cannot be judged is an error.
+pub fn discover(
+    problem: &Problem,
+    config: &Config,
+) -> Result<Vec<ReferenceSolution>, DiscoverError> {
+    let root = problem.dir.join("submissions");
+    if !root.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for folder in sorted_entries(&root)? {
+        if hidden(&folder) {
+            continue;
+        }
+        if !folder.is_dir() {
+            return Err(DiscoverError::Stray { path: folder });
+        }
+        let expected = folder
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(Expectation::from_folder)
+            .ok_or_else(|| DiscoverError::UnknownFolder {
+                path: folder.clone(),
+            })?;
+        for file in sorted_entries(&folder)? {
+            if hidden(&file) || !file.is_file() {
+                continue;
+            }
+            let language = language_of(config, &file)
+                .ok_or_else(|| DiscoverError::UnknownLanguage { path: file.clone() })?;
+            let file_name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            found.push(ReferenceSolution {
+                problem: problem.id.clone(),
+                name: format!("{}/{}", expected.folder(), file_name),
+                path: file,
+                expected,
+                language,
+            });
+        }
+    }
+    found.sort_by(|a, b| (a.expected, &a.name).cmp(&(b.expected, &b.name)));
+    Ok(found)
+}

@@ -1,0 +1,24 @@
+//! The submissions half of `sudojudge verify`: every reference solution kept under
+//! `problems/<id>/submissions/<expected>/` is judged in the sandbox, and its verdict must match
+//! its folder.
+//!
+//! - [`expectation`]: the folders, the verdict each promises, and the time margins.
+//! - [`discover`]: finding the reference solutions of a problem and their languages.
+//! - [`evaluate`]: the rule turning one judge report into a pass or a failure with reasons.
+//! - [`runner`]: judging many solutions in parallel, one judge (sandbox slot) per worker.
+//! - [`render`]: the table for people and the JSON summary for machines.
+
+pub mod discover;
+pub mod evaluate;
+pub mod expectation;
+pub mod render;
+pub mod runner;
+
+pub use discover::{discover, DiscoverError, ReferenceSolution};
+pub use evaluate::{diagnose, evaluate, Outcome};
+pub use expectation::{Expectation, Margins};
+pub use render::{render_table, Summary};
+pub use runner::{judge_all, Job};
+
+#[cfg(test)]
+mod tests;
