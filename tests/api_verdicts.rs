@@ -36,7 +36,10 @@ fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
     match expected {
         "CE" => {
             assert_eq!(s["compile"]["ok"], false, "{what}");
-            assert!(s["compile"]["log"].as_str().unwrap().contains("error"), "{what}");
+            assert!(
+                s["compile"]["log"].as_str().unwrap().contains("error"),
+                "{what}"
+            );
             assert!(tests.is_empty(), "{what}");
             assert_eq!(s["score"], 0);
         }
@@ -49,7 +52,10 @@ fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
             assert_eq!(s["compile"]["ok"], true, "{what}");
             let first = &tests[0];
             assert_eq!(first["verdict"], expected, "{what}");
-            assert!(first["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}");
+            assert!(
+                first["message"].as_str().is_some_and(|m| !m.is_empty()),
+                "{what}"
+            );
             assert!(s["score"].as_u64().unwrap() < 100, "{what}");
         }
     }
@@ -63,7 +69,10 @@ fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
                 "target-sudoku" => 2000,
                 _ => 1000,
             };
-            assert!(tests[0]["time_ms"].as_u64().unwrap() >= limit * 9 / 10, "{what}");
+            assert!(
+                tests[0]["time_ms"].as_u64().unwrap() >= limit * 9 / 10,
+                "{what}"
+            );
             assert!(tests.iter().all(|t| t["verdict"] == "TLE"), "{what}");
         }
         _ => {}
@@ -105,7 +114,10 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     }
     let again = wait_done(&c, &d, &[ac, wa], Duration::from_secs(60)).await;
     assert_eq!(again[0]["verdict"], "AC");
-    assert_eq!(again[0]["tests"].as_array().unwrap().len(), before["tests"].as_array().unwrap().len());
+    assert_eq!(
+        again[0]["tests"].as_array().unwrap().len(),
+        before["tests"].as_array().unwrap().len()
+    );
     assert_ne!(again[0]["finished_at"], before["finished_at"]);
     assert_eq!(again[1]["verdict"], "WA");
 
@@ -118,7 +130,14 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
         .await
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("queued"), "{stdout}");
-    assert!(stdout.contains("AC") && stdout.contains("score 100"), "{stdout}");
+    assert!(
+        stdout.contains("AC") && stdout.contains("score 100"),
+        "{stdout}"
+    );
 }
