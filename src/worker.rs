@@ -147,7 +147,7 @@ async fn process<Q: Queue, E: Executor>(
         time_ms = report.time_ms,
         took_ms = started.elapsed().as_millis() as u64,
         worker = %name,
-        cause = report.message.as_deref().unwrap_or(""),
+        cause = report.message.as_deref(),
         "judged"
     );
 }
