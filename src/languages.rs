@@ -88,7 +88,9 @@ impl LanguageTable {
     /// The language a file's extension selects.
     pub fn guess(&self, path: &Path) -> Option<&Language> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        self.languages.iter().find(|l| l.extensions.contains(&ext))
+        self.languages
+            .iter()
+            .find(|l| l.extensions.contains(&ext))
     }
 
     /// Every language, ordered by id.

@@ -91,10 +91,7 @@ fn pids_limit_holds_then_fork_bomb_is_contained() {
     let r = run(&sb, &p, None, l);
     expect_status(&r, RunStatus::Ok);
     let forked: u32 = String::from_utf8_lossy(&r.stdout).trim().parse().unwrap();
-    assert!(
-        forked < 8,
-        "{forked} children alive at once with a limit of 8"
-    );
+    assert!(forked < 8, "{forked} children alive at once with a limit of 8");
     // Only then the real bomb.
     let p = build(&sb, "forkbomb.c");
     let r = run(&sb, &p, None, l);
@@ -134,18 +131,10 @@ fn no_connection_reaches_a_host_loopback_listener() {
     let port = listener.local_addr().unwrap().port();
     let t = tempfile::tempdir().unwrap();
     let p = build(&sb, "connect.c");
-    let r = run(
-        &sb,
-        &p,
-        Some(stdin_file(t.path(), &port.to_string())),
-        limits(),
-    );
+    let r = run(&sb, &p, Some(stdin_file(t.path(), &port.to_string())), limits());
     expect_status(&r, RunStatus::Ok);
     assert_eq!(String::from_utf8_lossy(&r.stdout), "failed\n");
-    assert!(
-        listener.accept().is_err(),
-        "a connection arrived from the box"
-    );
+    assert!(listener.accept().is_err(), "a connection arrived from the box");
 }
 
 #[test]
@@ -171,10 +160,7 @@ fn host_secrets_are_not_readable() {
         project.join("Cargo.toml").display().to_string(),
         "/root/.bash_history".to_string(),
     ];
-    for dir in [
-        "problems/sudoku/data/sample",
-        "problems/binary-sudoku/data/sample",
-    ] {
+    for dir in ["problems/sudoku/data/sample", "problems/binary-sudoku/data/sample"] {
         if let Ok(entries) = std::fs::read_dir(project.join(dir)) {
             for e in entries.flatten() {
                 if e.path().extension().is_some_and(|x| x == "ans") {
@@ -184,19 +170,11 @@ fn host_secrets_are_not_readable() {
         }
     }
     let p = build(&sb, "read_files.c");
-    let r = run(
-        &sb,
-        &p,
-        Some(stdin_file(t.path(), &paths.join("\n"))),
-        limits(),
-    );
+    let r = run(&sb, &p, Some(stdin_file(t.path(), &paths.join("\n"))), limits());
     expect_status(&r, RunStatus::Ok);
     let out = String::from_utf8_lossy(&r.stdout);
     for path in &paths {
-        assert!(
-            out.contains(&format!("DENIED {path}\n")),
-            "{path} readable:\n{out}"
-        );
+        assert!(out.contains(&format!("DENIED {path}\n")), "{path} readable:\n{out}");
     }
     assert!(!out.contains("SECRET"));
 }
@@ -214,12 +192,7 @@ fn writes_outside_the_box_never_reach_the_host() {
         format!("/etc/{nonce}"),
     ];
     let p = build(&sb, "write_files.c");
-    let r = run(
-        &sb,
-        &p,
-        Some(stdin_file(t.path(), &targets.join("\n"))),
-        limits(),
-    );
+    let r = run(&sb, &p, Some(stdin_file(t.path(), &targets.join("\n"))), limits());
     expect_status(&r, RunStatus::Ok);
     for target in &targets {
         assert!(
@@ -289,25 +262,22 @@ fn compiler_bombs_are_compile_errors() {
     for (name, lang) in [("urandom_include.c", "c"), ("templates.cpp", "cpp")] {
         let source = std::fs::read(hostile(name)).unwrap();
         let started = Instant::now();
-        let out =
-            sudojudge::languages::compile(&sb, table.get(lang).unwrap(), &source, &compile_cfg)
-                .unwrap();
+        let out = sudojudge::languages::compile(
+            &sb,
+            table.get(lang).unwrap(),
+            &source,
+            &compile_cfg,
+        )
+        .unwrap();
         assert_clean(&sb);
         match out {
             sudojudge::languages::Compiled::Failed(f) => {
                 assert!(!f.log.is_empty());
-                assert!(
-                    f.log.len() <= (64 << 10) + 200,
-                    "log of {} bytes",
-                    f.log.len()
-                );
+                assert!(f.log.len() <= (64 << 10) + 200, "log of {} bytes", f.log.len());
             }
             sudojudge::languages::Compiled::Program(_) => panic!("{name} compiled"),
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(11),
-            "{name} too slow"
-        );
+        assert!(started.elapsed() < Duration::from_secs(11), "{name} too slow");
     }
 }
 
@@ -318,7 +288,8 @@ fn including_etc_shadow_shows_nothing_of_it() {
     let table = sudojudge::languages::LanguageTable::from_config(&cfg);
     let source = std::fs::read(hostile("shadow_include.c")).unwrap();
     let out =
-        sudojudge::languages::compile(&sb, table.get("c").unwrap(), &source, &cfg.compile).unwrap();
+        sudojudge::languages::compile(&sb, table.get("c").unwrap(), &source, &cfg.compile)
+            .unwrap();
     assert_clean(&sb);
     let sudojudge::languages::Compiled::Failed(f) = out else {
         panic!("compiled")

@@ -62,9 +62,7 @@ pub fn stdin_file(dir: &Path, text: &str) -> PathBuf {
 
 /// Runs a program, then checks the host is clean for this slot.
 pub fn run(sb: &Sandbox, p: &Program, stdin: Option<PathBuf>, limits: Limits) -> RunReport {
-    let report = sb
-        .run(&p.run_request(stdin, limits))
-        .expect("run succeeds (no SE)");
+    let report = sb.run(&p.run_request(stdin, limits)).expect("run succeeds (no SE)");
     assert_clean(sb);
     report
 }
@@ -119,11 +117,7 @@ fn leftovers(slot: u32) -> Vec<PathBuf> {
         } else {
             cfg.sandbox.cgroup_root.join(ctrl)
         };
-        parents.push(
-            mount
-                .join(own.trim_start_matches('/'))
-                .join(&cfg.sandbox.cgroup_name),
-        );
+        parents.push(mount.join(own.trim_start_matches('/')).join(&cfg.sandbox.cgroup_name));
     }
     let mut found = Vec::new();
     for parent in parents {
@@ -141,11 +135,7 @@ fn leftovers(slot: u32) -> Vec<PathBuf> {
 /// Nothing of the slot is left: no process, no box folder, no cgroup.
 pub fn assert_clean(sb: &Sandbox) {
     let procs = processes_of(sb.uid());
-    assert!(
-        procs.is_empty(),
-        "processes of uid {} left: {procs:?}",
-        sb.uid()
-    );
+    assert!(procs.is_empty(), "processes of uid {} left: {procs:?}", sb.uid());
     let left = leftovers(sb.slot());
     assert!(left.is_empty(), "left behind: {left:?}");
 }
