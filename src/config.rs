@@ -116,6 +116,11 @@ pub struct SandboxConfig {
     pub uid_base: u32,
     /// Size of the tmpfs mounted at `/tmp` in each box.
     pub tmp_size_mb: u64,
+    /// Size of the tmpfs mounted on `box_root` (boxes live in memory, and what a program
+    /// writes in `/box` counts against its memory limit instead of filling a disk); 0 keeps
+    /// `box_root` on the file system it is on.
+    #[serde(default)]
+    pub box_tmpfs_mb: u64,
     /// Wall limit as a multiple of the CPU limit when none is given.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.

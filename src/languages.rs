@@ -88,9 +88,7 @@ impl LanguageTable {
     /// The language a file's extension selects.
     pub fn guess(&self, path: &Path) -> Option<&Language> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        self.languages
-            .iter()
-            .find(|l| l.extensions.contains(&ext))
+        self.languages.iter().find(|l| l.extensions.contains(&ext))
     }
 
     /// Every language, ordered by id.
@@ -237,9 +235,9 @@ pub fn compile(
     limits: &CompileConfig,
 ) -> Result<Compiled, SandboxError> {
     let dir = tempfile::Builder::new()
-        .prefix("sudojudge-program-")
-        .tempdir()
-        .map_err(host_io("create temp folder in", &std::env::temp_dir()))?;
+        .prefix("program-")
+        .tempdir_in(sandbox.box_root())
+        .map_err(host_io("create temp folder in", sandbox.box_root()))?;
     let src_path = dir.path().join(&language.source);
     std::fs::write(&src_path, source).map_err(host_io("write", &src_path))?;
     let Some(command) = &language.compile else {

@@ -91,7 +91,10 @@ fn pids_limit_holds_then_fork_bomb_is_contained() {
     let r = run(&sb, &p, None, l);
     expect_status(&r, RunStatus::Ok);
     let forked: u32 = String::from_utf8_lossy(&r.stdout).trim().parse().unwrap();
-    assert!(forked < 8, "{forked} children alive at once with a limit of 8");
+    assert!(
+        forked < 8,
+        "{forked} children alive at once with a limit of 8"
+    );
     // Only then the real bomb.
     let p = build(&sb, "forkbomb.c");
     let r = run(&sb, &p, None, l);
@@ -131,10 +134,18 @@ fn no_connection_reaches_a_host_loopback_listener() {
     let port = listener.local_addr().unwrap().port();
     let t = tempfile::tempdir().unwrap();
     let p = build(&sb, "connect.c");
-    let r = run(&sb, &p, Some(stdin_file(t.path(), &port.to_string())), limits());
+    let r = run(
+        &sb,
+        &p,
+        Some(stdin_file(t.path(), &port.to_string())),
+        limits(),
+    );
     expect_status(&r, RunStatus::Ok);
     assert_eq!(String::from_utf8_lossy(&r.stdout), "failed\n");
-    assert!(listener.accept().is_err(), "a connection arrived from the box");
+    assert!(
+        listener.accept().is_err(),
+        "a connection arrived from the box"
+    );
 }
 
 #[test]
@@ -160,7 +171,10 @@ fn host_secrets_are_not_readable() {
         project.join("Cargo.toml").display().to_string(),
         "/root/.bash_history".to_string(),
     ];
-    for dir in ["problems/sudoku/data/sample", "problems/binary-sudoku/data/sample"] {
+    for dir in [
+        "problems/sudoku/data/sample",
+        "problems/binary-sudoku/data/sample",
+    ] {
         if let Ok(entries) = std::fs::read_dir(project.join(dir)) {
             for e in entries.flatten() {
                 if e.path().extension().is_some_and(|x| x == "ans") {
@@ -170,11 +184,19 @@ fn host_secrets_are_not_readable() {
         }
     }
     let p = build(&sb, "read_files.c");
-    let r = run(&sb, &p, Some(stdin_file(t.path(), &paths.join("\n"))), limits());
+    let r = run(
+        &sb,
+        &p,
+        Some(stdin_file(t.path(), &paths.join("\n"))),
+        limits(),
+    );
     expect_status(&r, RunStatus::Ok);
     let out = String::from_utf8_lossy(&r.stdout);
     for path in &paths {
-        assert!(out.contains(&format!("DENIED {path}\n")), "{path} readable:\n{out}");
+        assert!(
+            out.contains(&format!("DENIED {path}\n")),
+            "{path} readable:\n{out}"
+        );
     }
     assert!(!out.contains("SECRET"));
 }
@@ -192,7 +214,12 @@ fn writes_outside_the_box_never_reach_the_host() {
         format!("/etc/{nonce}"),
     ];
     let p = build(&sb, "write_files.c");
-    let r = run(&sb, &p, Some(stdin_file(t.path(), &targets.join("\n"))), limits());
+    let r = run(
+        &sb,
+        &p,
+        Some(stdin_file(t.path(), &targets.join("\n"))),
+        limits(),
+    );
     expect_status(&r, RunStatus::Ok);
     for target in &targets {
         assert!(
@@ -262,22 +289,25 @@ fn compiler_bombs_are_compile_errors() {
     for (name, lang) in [("urandom_include.c", "c"), ("templates.cpp", "cpp")] {
         let source = std::fs::read(hostile(name)).unwrap();
         let started = Instant::now();
-        let out = sudojudge::languages::compile(
-            &sb,
-            table.get(lang).unwrap(),
-            &source,
-            &compile_cfg,
-        )
-        .unwrap();
+        let out =
+            sudojudge::languages::compile(&sb, table.get(lang).unwrap(), &source, &compile_cfg)
+                .unwrap();
         assert_clean(&sb);
         match out {
             sudojudge::languages::Compiled::Failed(f) => {
                 assert!(!f.log.is_empty());
-                assert!(f.log.len() <= (64 << 10) + 200, "log of {} bytes", f.log.len());
+                assert!(
+                    f.log.len() <= (64 << 10) + 200,
+                    "log of {} bytes",
+                    f.log.len()
+                );
             }
             sudojudge::languages::Compiled::Program(_) => panic!("{name} compiled"),
         }
-        assert!(started.elapsed() < Duration::from_secs(11), "{name} too slow");
+        assert!(
+            started.elapsed() < Duration::from_secs(11),
+            "{name} too slow"
+        );
     }
 }
 
@@ -288,8 +318,7 @@ fn including_etc_shadow_shows_nothing_of_it() {
     let table = sudojudge::languages::LanguageTable::from_config(&cfg);
     let source = std::fs::read(hostile("shadow_include.c")).unwrap();
     let out =
-        sudojudge::languages::compile(&sb, table.get("c").unwrap(), &source, &cfg.compile)
-            .unwrap();
+        sudojudge::languages::compile(&sb, table.get("c").unwrap(), &source, &cfg.compile).unwrap();
     assert_clean(&sb);
     let sudojudge::languages::Compiled::Failed(f) = out else {
         panic!("compiled")
@@ -353,4 +382,104 @@ fn concurrent_boxes_do_not_see_or_signal_each_other() {
         assert!(out.starts_with("pids=2 self=2\n"), "{out}");
         assert!(out.contains("signalable=0"), "{out}");
     });
+}
+
+#[test]
+fn dropping_the_sandbox_stops_its_helper_and_removes_its_cgroup() {
+    let sb = sandbox(121);
+    let p = build(&sb, "touch_mem.c");
+    let t = tempfile::tempdir().unwrap();
+    expect_status(
+        &run(&sb, &p, Some(stdin_file(t.path(), "1")), limits()),
+        RunStatus::Ok,
+    );
+    let folders = slot_folders(121);
+    let helpers: Vec<String> = folders
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f.join("cgroup.procs")).ok())
+        .flat_map(|s| s.lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    drop(p);
+    drop(sb);
+    assert!(slot_folders(121).is_empty(), "{:?}", slot_folders(121));
+    for pid in helpers {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "helper {pid} alive"
+        );
+    }
+}
+
+#[test]
+fn filling_tmp_beyond_the_memory_limit_is_memory_limit() {
+    let sb = sandbox(122);
+    let p = build(&sb, "tmpfs_fill.c");
+    let mut l = limits();
+    l.memory_bytes = 32 << 20;
+    // Files are capped at the output limit (RLIMIT_FSIZE): lift it so memory is the limit.
+    l.output_bytes = 128 << 20;
+    let r = run(&sb, &p, None, l);
+    expect_status(&r, RunStatus::MemoryLimit);
+    // The helper survived: the next run works.
+    let p = build(&sb, "touch_mem.c");
+    let t = tempfile::tempdir().unwrap();
+    expect_status(
+        &run(&sb, &p, Some(stdin_file(t.path(), "1")), limits()),
+        RunStatus::Ok,
+    );
+}
+
+#[test]
+fn the_program_runs_unprivileged_with_a_clean_slate() {
+    let sb = sandbox(123);
+    let p = build(&sb, "identity.c");
+    let r = run(&sb, &p, None, limits());
+    expect_status(&r, RunStatus::Ok);
+    let out = String::from_utf8_lossy(&r.stdout);
+    let id = sb.uid();
+    assert!(
+        out.contains(&format!("uid={id} gid={id} groups=0\n")),
+        "{out}"
+    );
+    for cap in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+        assert!(
+            out.contains(&format!("{cap}:\t0000000000000000\n")),
+            "{cap}: {out}"
+        );
+    }
+    assert!(out.contains("NoNewPrivs:\t1\n"), "{out}");
+    assert!(out.contains("Seccomp:\t2\n"), "{out}");
+    // 0, 1, 2 and the descriptor of the listing itself.
+    assert!(out.contains("fds: 0 1 2 3\n"), "{out}");
+    let env: Vec<&str> = out.lines().filter(|l| l.starts_with("env ")).collect();
+    assert_eq!(
+        env,
+        [
+            "env PATH=/usr/local/bin:/usr/bin:/bin",
+            "env HOME=/box",
+            "env TMPDIR=/tmp",
+            "env LANG=C.UTF-8"
+        ],
+        "{out}"
+    );
+    assert!(out.contains("host=sudojudge\n"), "{out}");
+    let root = out.lines().find(|l| l.starts_with("root:")).unwrap();
+    let mut entries: Vec<&str> = root["root:".len()..].split_whitespace().collect();
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["bin", "box", "dev", "etc", "lib", "lib64", "proc", "root", "tmp", "usr"],
+        "{out}"
+    );
+}
+
+#[test]
+fn filling_the_box_folder_is_memory_limit_not_a_full_disk() {
+    let sb = sandbox(124);
+    let p = build(&sb, "box_fill.c");
+    let mut l = limits();
+    l.memory_bytes = 48 << 20;
+    let r = run(&sb, &p, None, l);
+    expect_status(&r, RunStatus::MemoryLimit);
+    assert!(sudojudge::sandbox::boxdir::is_tmpfs(sb.box_root()).unwrap());
 }

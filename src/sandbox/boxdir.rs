@@ -43,8 +43,9 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Bo
     }
 }
 
-/// Creates `box_root` if needed and checks nobody else could have planted it.
-pub fn prepare_root(box_root: &Path) -> Result<(), BoxDirError> {
+/// Creates `box_root` if needed, checks nobody else could have planted it and, when
+/// `tmpfs_mb > 0` and it is not one already, mounts a tmpfs of that size on it.
+pub fn prepare_root(box_root: &Path, tmpfs_mb: u64) -> Result<(), BoxDirError> {
     match std::fs::DirBuilder::new().mode(0o700).create(box_root) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -65,7 +66,25 @@ pub fn prepare_root(box_root: &Path) -> Result<(), BoxDirError> {
     if !meta.is_dir() || meta.uid() != me || meta.mode() & 0o022 != 0 {
         return Err(BoxDirError::UnsafeRoot(box_root.to_path_buf()));
     }
+    if tmpfs_mb > 0 && !is_tmpfs(box_root)? {
+        let opts = format!("size={tmpfs_mb}m,mode=0700");
+        nix::mount::mount(
+            Some("tmpfs"),
+            box_root,
+            Some("tmpfs"),
+            nix::mount::MsFlags::MS_NOSUID | nix::mount::MsFlags::MS_NODEV,
+            Some(opts.as_str()),
+        )
+        .map_err(|e| io("mount tmpfs on", box_root)(std::io::Error::from(e)))?;
+    }
     Ok(())
+}
+
+/// Whether `path` is on a tmpfs.
+pub fn is_tmpfs(path: &Path) -> Result<bool, BoxDirError> {
+    let st =
+        nix::sys::statfs::statfs(path).map_err(|e| io("statfs", path)(std::io::Error::from(e)))?;
+    Ok(st.filesystem_type() == nix::sys::statfs::TMPFS_MAGIC)
 }
 
 fn plain_name(name: &str) -> Result<&str, BoxDirError> {
@@ -187,10 +206,33 @@ impl RunDir {
         self.run.join("stderr")
     }
 
-    /// Copies a host file into the box as `name`, keeping its executable bit.
+    /// Puts a host file into the box as `name`. A regular file owned by the judge that only
+    /// the judge may write is hard-linked (the box cannot change it, and nothing is copied);
+    /// anything else is copied, keeping its executable bit.
     pub fn copy_in(&self, name: &str, host: &Path) -> Result<(), BoxDirError> {
         let name = plain_name(name)?;
         let mut src = File::open(host).map_err(io("open", host))?;
+        if let Ok(meta) = src.metadata() {
+            // SAFETY: geteuid has no preconditions.
+            let me = unsafe { libc::geteuid() };
+            if meta.is_file() && meta.uid() == me && meta.mode() & 0o022 == 0 {
+                let c = std::ffi::CString::new(name.as_bytes())
+                    .map_err(|_| BoxDirError::BadName(name.to_string()))?;
+                // SAFETY: linkat(2) of an open file (AT_EMPTY_PATH) into the box folder.
+                let r = unsafe {
+                    libc::linkat(
+                        src.as_raw_fd(),
+                        c"".as_ptr(),
+                        self.box_fd.as_raw_fd(),
+                        c.as_ptr(),
+                        libc::AT_EMPTY_PATH,
+                    )
+                };
+                if r == 0 {
+                    return Ok(());
+                }
+            }
+        }
         let exec = src
             .metadata()
             .map(|m| m.permissions().mode() & 0o111 != 0)
@@ -297,7 +339,7 @@ mod tests {
     fn collect_refuses_symlinks_and_fifos() {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().join("boxes");
-        prepare_root(&root).unwrap();
+        prepare_root(&root, 0).unwrap();
         // SAFETY: getuid has no preconditions.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         let run = RunDir::create(&root, "r1", uid, gid).unwrap();

@@ -1,30 +1,33 @@
 //! The single-threaded helper (`sudojudge __sandbox-init`) and the box's init.
 //!
 //! Process tree of one run:
-//! - the helper: reads a [`BoxSpec`] on stdin, opens the files and the cgroup, enters new
-//!   namespaces, forks the init, supervises it (CPU from the cgroup, wall clock), prints a
-//!   [`HelperReport`] on stdout;
+//! - the helper: a long-lived process per worker slot, reading one [`BoxSpec`] per line on
+//!   stdin and answering one [`HelperReport`] per line on stdout. It lives in its own
+//!   network namespace (empty, loopback down) and, on cgroup v1, inside the slot's cgroup,
+//!   so every process it forks starts there with no costly migration. Per run it opens the
+//!   files, resets the cgroup, clones the init into fresh PID, mount, IPC and UTS
+//!   namespaces and supervises it (CPU from the cgroup, wall clock);
 //! - the init, PID 1 of the box's PID namespace: builds the root, forks the program, reaps
 //!   everything, reports the program's status, and on exit takes every process of the box
 //!   with it (the kernel kills a PID namespace whose init dies);
-//! - the program: joins the cgroup, sets rlimits, drops to the slot's uid and every
-//!   capability, installs seccomp and execs.
+//! - the program: (joins a per-run cgroup on v2), sets rlimits, drops to the slot's uid and
+//!   every capability, installs seccomp and execs.
 //!
 //! Forking is only safe in a single-threaded process, which is why this runs in its own
-//! freshly exec'd process and never inside the judge.
+//! exec'd process and never inside the judge.
 
 use std::ffi::CString;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use nix::fcntl::OFlag;
-use nix::unistd::{ForkResult, Pid};
+use nix::unistd::Pid;
 
-use super::cgroup::open_procs;
+use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
 use super::rootfs::{self, RootSpec};
 use super::seccomp;
@@ -33,30 +36,108 @@ use super::spec::{BoxSpec, HelperReport, InitOutcome, Kill};
 /// How often the supervisor reads the cgroup's CPU counter while the program runs.
 const CPU_POLL: Duration = Duration::from_millis(10);
 
-/// Entry point of `sudojudge __sandbox-init`: one spec in, one report out. Returns the
-/// process exit code (0 whenever a report, even an error report, was printed).
-pub fn helper_main() -> i32 {
-    let mut input = String::new();
-    let result: Result<HelperReport, String> = match std::io::stdin().read_to_string(&mut input) {
-        Err(e) => Err(format!("reading the box spec: {e}")),
-        Ok(_) => match serde_json::from_str::<BoxSpec>(&input) {
-            Ok(spec) => run_box(&spec),
-            Err(e) => Err(format!("invalid box spec: {e}")),
-        },
-    };
-    match serde_json::to_string(&result) {
-        Ok(text) => {
-            let mut out = std::io::stdout().lock();
-            if out
-                .write_all(text.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                return 1;
-            }
-            0
+/// The helper's protocol descriptors, moved away from 0 and 1 so the box never inherits them.
+struct Protocol {
+    input: std::io::BufReader<File>,
+    output: File,
+}
+
+fn take_protocol_fds() -> Result<Protocol, String> {
+    let dup = |fd: RawFd| -> Result<File, String> {
+        // SAFETY: F_DUPFD_CLOEXEC of a standard descriptor to a new one we own.
+        let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10) };
+        if new < 0 {
+            return Err(format!("dup fd {fd}: {}", std::io::Error::last_os_error()));
         }
-        Err(_) => 1,
+        // SAFETY: the kernel just returned this fd to us.
+        Ok(File::from(unsafe { OwnedFd::from_raw_fd(new) }))
+    };
+    let input = dup(0)?;
+    let output = dup(1)?;
+    let null = File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .map_err(|e| format!("open /dev/null: {e}"))?;
+    for fd in [0, 1] {
+        // SAFETY: dup2 of /dev/null over a standard descriptor.
+        unsafe { libc::dup2(null.as_raw_fd(), fd) };
+    }
+    Ok(Protocol {
+        input: std::io::BufReader::new(input),
+        output,
+    })
+}
+
+/// Entry point of `sudojudge __sandbox-init`: one spec per line in, one report (a JSON
+/// `Result<HelperReport, String>`) per line out, until end of input. Returns the exit code.
+pub fn helper_main() -> i32 {
+    let mut proto = match take_protocol_fds() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("sandbox helper: {e}");
+            return 1;
+        }
+    };
+    let mut state = HelperState::default();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match proto.input.read_line(&mut line) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(_) => return 1,
+        }
+        let result: Result<HelperReport, String> = match serde_json::from_str::<BoxSpec>(&line) {
+            Ok(spec) => state.run(&spec, &proto),
+            Err(e) => Err(format!("invalid box spec: {e}")),
+        };
+        let Ok(mut text) = serde_json::to_string(&result) else {
+            return 1;
+        };
+        text.push('\n');
+        if proto
+            .output
+            .write_all(text.as_bytes())
+            .and_then(|_| proto.output.flush())
+            .is_err()
+        {
+            return 1;
+        }
+    }
+}
+
+/// What the long-lived helper has set up once: its network namespace, its cgroup.
+#[derive(Default)]
+struct HelperState {
+    own_netns: bool,
+    joined: Option<Cgroup>,
+}
+
+impl HelperState {
+    fn run(&mut self, spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
+        if spec.isolate && !self.own_netns {
+            namespaces::unshare_net().map_err(|e| e.to_string())?;
+            self.own_netns = true;
+        }
+        if spec.shared_cgroup {
+            let cg = spec
+                .cgroup
+                .as_ref()
+                .ok_or("shared cgroup without a cgroup")?;
+            let joined = self
+                .joined
+                .as_ref()
+                .is_some_and(|j| j.procs_files() == cg.procs_files());
+            if !joined {
+                for mut f in open_procs(&cg.procs_files()).map_err(|e| e.to_string())? {
+                    f.write_all(std::process::id().to_string().as_bytes())
+                        .map_err(|e| format!("joining the slot cgroup: {e}"))?;
+                }
+                self.joined = Some(cg.clone());
+            }
+        }
+        run_box(spec, proto)
     }
 }
 
@@ -70,10 +151,49 @@ fn open_output(path: &Path) -> Result<File, String> {
         .map_err(|e| format!("creating {}: {e}", path.display()))
 }
 
-fn run_box(spec: &BoxSpec) -> Result<HelperReport, String> {
+fn self_cpu_ns() -> u64 {
+    // SAFETY: rusage is plain data filled by the kernel.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage with a valid out-pointer.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// Clones the box's init: fork semantics, plus fresh PID, mount, IPC and UTS namespaces
+/// when isolating. Returns 0 in the child.
+fn clone_init(isolate: bool) -> Result<i32, String> {
+    let mut flags = libc::SIGCHLD as libc::c_long;
+    if isolate {
+        flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
+            as libc::c_long;
+    }
+    // SAFETY: clone(2) without CLONE_VM and with a null stack behaves like fork(2); this
+    // helper is single-threaded.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) };
+    if pid < 0 {
+        return Err(format!("clone: {}", std::io::Error::last_os_error()));
+    }
+    Ok(pid as i32)
+}
+
+fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
+    let shared = spec.shared_cgroup;
     let procs = match &spec.cgroup {
-        Some(cg) => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
-        None => Vec::new(),
+        Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
+        _ => Vec::new(),
+    };
+    let baseline = match &spec.cgroup {
+        Some(Cgroup::V1(cg)) if shared => Some(
+            cg.prepare_run(super::cgroup::CgroupLimits {
+                memory_bytes: spec.rlimits.stack,
+                // The helper and the box's init live in the cgroup too.
+                max_processes: (spec.rlimits.processes as u32).saturating_add(2),
+            })
+            .map_err(|e| e.to_string())?,
+        ),
+        Some(_) if shared => return Err("a shared cgroup needs cgroup v1".into()),
+        _ => None,
     };
     let stdin = File::open(&spec.stdin)
         .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?;
@@ -81,38 +201,45 @@ fn run_box(spec: &BoxSpec) -> Result<HelperReport, String> {
     let stderr = open_output(&spec.stderr)?;
     let filter = spec.isolate.then(seccomp::program);
     let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;
-    if spec.isolate {
-        namespaces::unshare_pid().map_err(|e| e.to_string())?;
-    }
+    let self_cpu_before = self_cpu_ns();
     let start = Instant::now();
-    // SAFETY: this helper process is single-threaded (it runs nothing but this function).
-    match unsafe { nix::unistd::fork() }.map_err(|e| format!("fork: {e}"))? {
-        ForkResult::Child => {
-            drop(res_r);
-            let io = ProgramIo {
-                procs: &procs,
-                stdin: &stdin,
-                stdout: &stdout,
-                stderr: &stderr,
-            };
-            let outcome = init_main(spec, &io, filter.as_ref());
-            let mut w = File::from(res_w);
-            let _ = serde_json::to_writer(&mut w, &outcome);
-            drop(w);
-            if !spec.isolate {
-                // Degraded: take the program's process group (and this init) down.
-                // SAFETY: kill(2) on our own process group.
-                unsafe { libc::kill(0, libc::SIGKILL) };
-            }
-            // SAFETY: leave the forked child without running the parent's destructors.
-            unsafe { libc::_exit(0) }
+    let child = clone_init(spec.isolate)?;
+    if child == 0 {
+        drop(res_r);
+        // SAFETY: the box must not hold the helper's protocol pipes.
+        unsafe {
+            libc::close(proto.input.get_ref().as_raw_fd());
+            libc::close(proto.output.as_raw_fd());
         }
-        ForkResult::Parent { child } => {
-            drop(res_w);
-            drop((stdin, stdout, stderr, procs));
-            supervise(spec, child, res_r, start)
+        let io = ProgramIo {
+            procs: &procs,
+            stdin: &stdin,
+            stdout: &stdout,
+            stderr: &stderr,
+        };
+        let mut outcome = init_main(spec, &io, filter.as_ref());
+        outcome.init_cpu_ns = self_cpu_ns();
+        let mut w = File::from(res_w);
+        if let Ok(bytes) = serde_json::to_vec(&outcome) {
+            let _ = w.write_all(&bytes);
         }
+        drop(w);
+        if !spec.isolate {
+            // Degraded: take the program's process group (and this init) down.
+            // SAFETY: kill(2) on our own process group.
+            unsafe { libc::kill(0, libc::SIGKILL) };
+        }
+        // SAFETY: leave the cloned child without running the parent's destructors.
+        unsafe { libc::_exit(0) }
     }
+    drop(res_w);
+    drop((stdin, stdout, stderr, procs));
+    let mut report = supervise(spec, Pid::from_raw(child), res_r, start, self_cpu_before)?;
+    if let Some(base) = baseline {
+        report.memory_peak_bytes = report.memory_peak_bytes.saturating_sub(base.memory_bytes);
+        report.oom_kills = report.oom_kills.saturating_sub(base.oom_kills);
+    }
+    Ok(report)
 }
 
 /// The open files the program gets.
@@ -143,25 +270,49 @@ fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
-/// Waits up to `timeout` for the init to exit; true when it has.
-fn wait_exit(pidfd: Option<&OwnedFd>, init: Pid, timeout: Duration) -> bool {
+/// What ended a wait for the init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InitEvent {
+    /// Nothing yet.
+    Running,
+    /// The init wrote its report: the program and every process it started are reaped.
+    Reported,
+    /// The init exited.
+    Exited,
+}
+
+/// Waits up to `timeout` for the init to report or exit.
+fn wait_init(pidfd: Option<&OwnedFd>, report: &OwnedFd, init: Pid, timeout: Duration) -> InitEvent {
     match pidfd {
         Some(fd) => {
-            let mut pfd = libc::pollfd {
-                fd: fd.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
+            let mut pfds = [
+                libc::pollfd {
+                    fd: report.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
             let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
-            // SAFETY: poll(2) on one valid pollfd.
-            let n = unsafe { libc::poll(&mut pfd, 1, ms) };
-            n > 0
+            // SAFETY: poll(2) on two valid pollfds.
+            let n = unsafe { libc::poll(pfds.as_mut_ptr(), 2, ms) };
+            if n <= 0 {
+                InitEvent::Running
+            } else if pfds[0].revents != 0 {
+                InitEvent::Reported
+            } else {
+                InitEvent::Exited
+            }
         }
         None => {
             std::thread::sleep(timeout.min(Duration::from_millis(1)));
-            let mut status = 0;
-            // SAFETY: non-reaping peek at our own child.
+            // SAFETY: siginfo_t is plain data filled by waitid.
             let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: non-reaping peek at our own child.
             let r = unsafe {
                 libc::waitid(
                     libc::P_PID,
@@ -170,9 +321,24 @@ fn wait_exit(pidfd: Option<&OwnedFd>, init: Pid, timeout: Duration) -> bool {
                     libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
                 )
             };
-            let _ = &mut status;
             // SAFETY: reading si_pid of a siginfo filled by waitid.
-            r == 0 && unsafe { info.si_pid() } != 0
+            if r == 0 && unsafe { info.si_pid() } != 0 {
+                InitEvent::Exited
+            } else {
+                InitEvent::Running
+            }
+        }
+    }
+}
+
+/// Reaps the init, retrying on EINTR; returns its wait status.
+fn reap(init: Pid) -> i32 {
+    let mut status = 0;
+    loop {
+        // SAFETY: reaping our own child.
+        let r = unsafe { libc::waitpid(init.as_raw(), &mut status, 0) };
+        if r >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return status;
         }
     }
 }
@@ -182,10 +348,19 @@ fn supervise(
     init: Pid,
     res_r: OwnedFd,
     start: Instant,
+    self_cpu_before: u64,
 ) -> Result<HelperReport, String> {
     let pidfd = pidfd_open(init);
     let deadline = start + Duration::from_millis(spec.wall_limit_ms);
     let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
+    // In a shared cgroup the helper's own polling is counted too: leave it out.
+    let helper_cpu = || {
+        if spec.shared_cgroup {
+            self_cpu_ns().saturating_sub(self_cpu_before)
+        } else {
+            0
+        }
+    };
     let mut killed = None;
     loop {
         let now = Instant::now();
@@ -194,38 +369,41 @@ fn supervise(
             killed = Some(Kill::Wall);
             break;
         }
-        if wait_exit(pidfd.as_ref(), init, (deadline - now).min(CPU_POLL)) {
+        if wait_init(pidfd.as_ref(), &res_r, init, (deadline - now).min(CPU_POLL))
+            != InitEvent::Running
+        {
             break;
         }
         if let Some(cg) = &spec.cgroup {
-            if cg.cpu_ns().map_err(|e| e.to_string())? > cpu_limit_ns {
+            let used = cg.cpu_ns().map_err(|e| e.to_string())?;
+            if used.saturating_sub(helper_cpu()) > cpu_limit_ns {
                 kill_box(spec, init);
                 killed = Some(Kill::Cpu);
                 break;
             }
         }
     }
-    let mut init_status = 0;
-    loop {
-        // SAFETY: reaping our own child.
-        let r = unsafe { libc::waitpid(init.as_raw(), &mut init_status, 0) };
-        if r >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            break;
-        }
-    }
+    // Teardown is complete only when the init itself is gone (with it, its mount and PID
+    // namespaces): reap it before reporting, whatever ended the wait.
+    let init_status = reap(init);
     let elapsed = start.elapsed();
     let mut text = String::new();
     let _ = File::from(res_r).read_to_string(&mut text);
     let outcome: Option<InitOutcome> = serde_json::from_str(&text).ok();
+    let spare = [std::process::id() as i32];
 
     let mut report = HelperReport {
         killed,
         ..HelperReport::default()
     };
     if let Some(cg) = &spec.cgroup {
-        cg.kill_all().map_err(|e| e.to_string())?;
+        match (cg, spec.shared_cgroup) {
+            (Cgroup::V1(v1), true) => v1.kill_all_but(&spare),
+            _ => cg.kill_all(),
+        }
+        .map_err(|e| e.to_string())?;
         let stats = cg.stats().map_err(|e| e.to_string())?;
-        report.cpu_ns = stats.cpu_ns;
+        report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu());
         report.memory_peak_bytes = stats.memory_peak_bytes;
         report.oom_kills = stats.oom_kills;
         report.from_cgroup = true;
@@ -241,13 +419,24 @@ fn supervise(
                 report.signal = Some(libc::WTERMSIG(o.wait_status));
             }
             report.wall_us = o.wall_us;
+            if spec.shared_cgroup {
+                report.cpu_ns = report.cpu_ns.saturating_sub(o.init_cpu_ns);
+            }
+            if killed == Some(Kill::Cpu) {
+                // Killed on a figure above the limit that also held the init's set-up.
+                report.cpu_ns = report.cpu_ns.max(cpu_limit_ns);
+            }
             if !report.from_cgroup {
                 report.cpu_ns = o.rusage_cpu_ns;
                 report.memory_peak_bytes = o.rusage_maxrss_kib.saturating_mul(1024);
             }
         }
-        None if killed.is_some() => {
+        // Killed by the supervisor, or the init itself was an OOM victim.
+        None if killed.is_some() || report.oom_kills > 0 => {
             report.signal = Some(libc::SIGKILL);
+            if killed == Some(Kill::Cpu) {
+                report.cpu_ns = report.cpu_ns.max(cpu_limit_ns);
+            }
             report.wall_us = elapsed.as_micros() as u64;
         }
         None => {
@@ -268,6 +457,12 @@ fn init_main(
         error: Some(error),
         ..InitOutcome::default()
     };
+    // The box's processes (this init and everything it forks) are the OOM killer's first
+    // choice, never the helper: a box whose memory is mostly tmpfs pages must not take the
+    // helper down with it. Raising the score needs no capability.
+    if let Err(e) = std::fs::write("/proc/self/oom_score_adj", "1000") {
+        return fail(format!("writing /proc/self/oom_score_adj: {e}"));
+    }
     if spec.isolate {
         let root = RootSpec {
             root_dir: &spec.root_dir,
@@ -275,9 +470,6 @@ fn init_main(
             mounts: &spec.mounts,
             tmp_size_mb: spec.tmp_size_mb,
         };
-        if let Err(e) = namespaces::unshare_box() {
-            return fail(e.to_string());
-        }
         if let Err(e) = rootfs::enter(&root) {
             return fail(e.to_string());
         }
@@ -303,7 +495,7 @@ fn init_main(
     // SAFETY: the init is single-threaded.
     let program = match unsafe { nix::unistd::fork() } {
         Err(e) => return fail(format!("fork: {e}")),
-        Ok(ForkResult::Child) => {
+        Ok(nix::unistd::ForkResult::Child) => {
             drop(err_r);
             let msg = exec_program(spec, io, filter, &argv, err_w.as_raw_fd());
             let mut w = File::from(err_w);
@@ -311,7 +503,7 @@ fn init_main(
             // SAFETY: leave the forked child without running destructors.
             unsafe { libc::_exit(127) }
         }
-        Ok(ForkResult::Parent { child }) => child,
+        Ok(nix::unistd::ForkResult::Parent { child }) => child,
     };
     drop(err_w);
     let mut outcome = InitOutcome::default();
@@ -471,8 +663,10 @@ fn drop_privileges(uid: u32, gid: u32) -> Result<(), String> {
         if libc::setresgid(gid, gid, gid) != 0 {
             return Err(err("setresgid"));
         }
-        for cap in 0..64 {
-            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        let mut cap = 0;
+        // Drops each capability until the kernel says there is no such capability.
+        while cap < 64 && libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 {
+            cap += 1;
         }
         libc::prctl(
             libc::PR_CAP_AMBIENT,

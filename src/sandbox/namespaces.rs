@@ -18,27 +18,20 @@ pub enum NamespaceError {
     Hostname(nix::Error),
 }
 
-/// The namespaces the box's init enters itself. The mount namespace must not be shared with
-/// the helper: `pivot_root` changes the root of every process of the mount namespace.
+/// The namespaces each box's init is cloned into (the network namespace is the helper's).
 pub fn box_flags() -> CloneFlags {
-    CloneFlags::CLONE_NEWNS
-        | CloneFlags::CLONE_NEWNET
+    CloneFlags::CLONE_NEWPID
+        | CloneFlags::CLONE_NEWNS
         | CloneFlags::CLONE_NEWIPC
         | CloneFlags::CLONE_NEWUTS
 }
 
-fn unshare(flags: CloneFlags) -> Result<(), NamespaceError> {
+/// In the long-lived helper, once: an empty network namespace (loopback down) that every
+/// box of the slot inherits. Creating one per run would cost more than the rest of a run;
+/// nothing of a run outlives its processes in it (no capability can configure it).
+pub fn unshare_net() -> Result<(), NamespaceError> {
+    let flags = CloneFlags::CLONE_NEWNET;
     nix::sched::unshare(flags).map_err(|source| NamespaceError::Unshare { flags, source })
-}
-
-/// In the helper: the next child will be PID 1 of a new PID namespace.
-pub fn unshare_pid() -> Result<(), NamespaceError> {
-    unshare(CloneFlags::CLONE_NEWPID)
-}
-
-/// In the box's init: new mount, network, IPC and UTS namespaces.
-pub fn unshare_box() -> Result<(), NamespaceError> {
-    unshare(box_flags())
 }
 
 /// Names the box's UTS namespace so the host's name does not leak.

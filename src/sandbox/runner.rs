@@ -1,10 +1,11 @@
 //! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
 //! the helper process, reads the outcome back and tears everything down.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::boxdir::{self, BoxDirError, RunDir};
@@ -60,9 +61,11 @@ pub struct RunOptions {
     pub file_size_bytes: Option<u64>,
 }
 
-/// One worker slot's sandbox: its uid/gid, its cgroups, its helper binary.
+/// One worker slot's sandbox: its uid/gid, its cgroups, its long-lived helper process.
 ///
-/// `Send + Sync`; [`Sandbox::run`] blocks, so call it from `spawn_blocking`.
+/// `Send + Sync`; [`Sandbox::run`] blocks, so call it from `spawn_blocking`. Runs of one
+/// sandbox are serialized (one worker per slot). Dropping it stops the helper and removes
+/// the slot's cgroup.
 #[derive(Debug)]
 pub struct Sandbox {
     config: SandboxConfig,
@@ -71,8 +74,46 @@ pub struct Sandbox {
     gid: u32,
     helper: PathBuf,
     cgroups: Option<CgroupManager>,
+    /// cgroup v1: the slot's reused cgroup the helper lives in (no per-run migration).
+    slot_cgroup: Option<Cgroup>,
     capabilities: Capabilities,
+    name: String,
     seq: AtomicU64,
+    server: Mutex<Option<Server>>,
+}
+
+/// The running helper process and its protocol pipes.
+#[derive(Debug)]
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Server {
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Distinguishes sandboxes of one process (and so their cgroups and box folders).
+static INSTANCES: AtomicU64 = AtomicU64::new(0);
+
+fn pid_alive(pid: i32) -> bool {
+    // SAFETY: kill(2) with signal 0 only checks existence.
+    pid > 0
+        && (unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH))
+}
+
+/// Owner pid of a `slot{N}-{pid}-...` name.
+fn owner_pid(name: &str, slot: u32) -> Option<i32> {
+    name.strip_prefix(&format!("slot{slot}-"))?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Environment every program starts with (the request adds to it).
@@ -92,7 +133,7 @@ impl Sandbox {
         if !capabilities.isolated && !config.allow_degraded {
             return Err(SandboxError::Unavailable(capabilities.missing.clone()));
         }
-        boxdir::prepare_root(&config.box_root)?;
+        boxdir::prepare_root(&config.box_root, config.box_tmpfs_mb)?;
         let helper = match &config.helper {
             Some(p) => p.clone(),
             None => match std::env::var_os("SUDOJUDGE_HELPER") {
@@ -104,19 +145,40 @@ impl Sandbox {
             },
         };
         let id = config.uid_base.saturating_add(slot);
+        let name = format!(
+            "slot{}-{}-{}",
+            slot,
+            std::process::id(),
+            INSTANCES.fetch_add(1, Ordering::Relaxed)
+        );
+        let cgroups = if capabilities.isolated {
+            manager.ok()
+        } else {
+            None
+        };
+        remove_stale(&config.box_root, cgroups.as_ref(), slot);
+        let slot_cgroup = match &cgroups {
+            Some(m @ CgroupManager::V1(_)) => Some(m.create(
+                &name,
+                CgroupLimits {
+                    memory_bytes: 256 << 20,
+                    max_processes: config.max_processes.saturating_add(2),
+                },
+            )?),
+            _ => None,
+        };
         Ok(Sandbox {
             config: config.clone(),
             slot,
             uid: id,
             gid: id,
             helper,
-            cgroups: if capabilities.isolated {
-                manager.ok()
-            } else {
-                None
-            },
+            cgroups,
+            slot_cgroup,
             capabilities,
+            name,
             seq: AtomicU64::new(0),
+            server: Mutex::new(None),
         })
     }
 
@@ -124,6 +186,16 @@ impl Sandbox {
     /// binaries embedding the library need this; the default is the running executable.
     pub fn set_helper(&mut self, path: impl Into<PathBuf>) {
         self.helper = path.into();
+        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
+            server.stop();
+        }
+    }
+
+    /// Where box folders live: a private (0700) folder of the judge, on a tmpfs unless
+    /// `box_tmpfs_mb = 0`. Compiled programs are kept here too, so they can be hard-linked
+    /// into boxes.
+    pub fn box_root(&self) -> &std::path::Path {
+        &self.config.box_root
     }
 
     /// The slot's uid (and gid) boxed programs run as.
@@ -161,20 +233,25 @@ impl Sandbox {
             return Err(SandboxError::Request("empty argv".into()));
         }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-        let name = format!("slot{}-{}-{}", self.slot, std::process::id(), seq);
+        let name = format!("{}-{}", self.name, seq);
         let run_dir = RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?;
         for (in_box, host) in &request.files {
             run_dir.copy_in(in_box, host)?;
         }
-        let cgroup = match &self.cgroups {
-            Some(m) => Some(CgroupGuard(m.create(
+        let per_run = match (&self.slot_cgroup, &self.cgroups) {
+            (None, Some(m)) => Some(CgroupGuard(m.create(
                 &name,
                 CgroupLimits {
                     memory_bytes: request.limits.memory_bytes,
                     max_processes: request.limits.max_processes,
                 },
             )?)),
-            None => None,
+            _ => None,
+        };
+        let cgroup = match (&self.slot_cgroup, &per_run) {
+            (Some(shared), _) => Some(shared.clone()),
+            (None, Some(g)) => Some(g.0.clone()),
+            (None, None) => None,
         };
         let limits = &request.limits;
         let file_size = options
@@ -215,7 +292,8 @@ impl Sandbox {
             cpu_limit_ms: limits.cpu_time_ms,
             wall_limit_ms: limits.wall_time_ms,
             rlimits: RlimitPlan::new(limits, file_size, degraded),
-            cgroup: cgroup.as_ref().map(|g| g.0.clone()),
+            cgroup,
+            shared_cgroup: self.slot_cgroup.is_some(),
             isolate: !degraded,
         };
         let started = Instant::now();
@@ -235,7 +313,7 @@ impl Sandbox {
             stdout_len,
             stderr_len,
         });
-        if let Some(g) = cgroup {
+        if let Some(g) = per_run {
             g.finish()?;
         }
         run_dir.remove()?;
@@ -257,43 +335,111 @@ impl Sandbox {
         })
     }
 
-    fn call_helper(&self, spec: &BoxSpec) -> Result<HelperReport, SandboxError> {
+    fn spawn_server(&self) -> Result<Server, SandboxError> {
         let helper_err = |source| SandboxError::Helper {
             path: self.helper.clone(),
             source,
         };
-        let input = serde_json::to_vec(spec)
-            .map_err(|e| SandboxError::Request(format!("cannot encode the box spec: {e}")))?;
         let mut child = Command::new(&self.helper)
             .arg("__sandbox-init")
             .env_clear()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .map_err(helper_err)?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin.write_all(&input).map_err(helper_err)?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(helper_err(std::io::Error::other("no pipes to the helper")));
+        };
+        Ok(Server {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+        })
+    }
+
+    fn exchange(server: &mut Server, line: &[u8]) -> std::io::Result<String> {
+        server.stdin.write_all(line)?;
+        server.stdin.flush()?;
+        let mut answer = String::new();
+        if server.stdout.read_line(&mut answer)? == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the helper exited",
+            ));
         }
-        let mut out = String::new();
-        if let Some(mut stdout) = child.stdout.take() {
-            stdout.read_to_string(&mut out).map_err(helper_err)?;
+        Ok(answer)
+    }
+
+    /// Sends one spec to the slot's helper (started on first use, restarted once if it
+    /// died) and reads its report.
+    fn call_helper(&self, spec: &BoxSpec) -> Result<HelperReport, SandboxError> {
+        let mut line = serde_json::to_vec(spec)
+            .map_err(|e| SandboxError::Request(format!("cannot encode the box spec: {e}")))?;
+        line.push(b'\n');
+        let mut guard = self.server.lock().unwrap_or_else(|e| e.into_inner());
+        let mut last_err = None;
+        for _attempt in 0..2 {
+            let mut server = match guard.take() {
+                Some(s) => s,
+                None => self.spawn_server()?,
+            };
+            match Self::exchange(&mut server, &line) {
+                Ok(answer) => {
+                    *guard = Some(server);
+                    return match serde_json::from_str::<Result<HelperReport, String>>(&answer) {
+                        Ok(Ok(report)) => Ok(report),
+                        Ok(Err(message)) => Err(SandboxError::Setup(message)),
+                        Err(_) => {
+                            let mut output = answer;
+                            output.truncate(4096);
+                            Err(SandboxError::HelperOutput {
+                                status: "running".into(),
+                                output,
+                            })
+                        }
+                    };
+                }
+                Err(e) => {
+                    server.stop();
+                    last_err = Some(e);
+                }
+            }
         }
-        let mut err = String::new();
-        if let Some(stderr) = child.stderr.take() {
-            let _ = stderr.take(16 * 1024).read_to_string(&mut err);
+        Err(SandboxError::Helper {
+            path: self.helper.clone(),
+            source: last_err.unwrap_or_else(|| std::io::Error::other("helper failed")),
+        })
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
+            server.stop();
         }
-        let status = child.wait().map_err(helper_err)?;
-        match serde_json::from_str::<Result<HelperReport, String>>(&out) {
-            Ok(Ok(report)) => Ok(report),
-            Ok(Err(message)) => Err(SandboxError::Setup(message)),
-            Err(_) => {
-                let mut output = format!("{out}{err}");
-                output.truncate(4096);
-                Err(SandboxError::HelperOutput {
-                    status: status.to_string(),
-                    output,
-                })
+        if let Some(cg) = &self.slot_cgroup {
+            let _ = cg.remove();
+        }
+    }
+}
+
+/// Removes box folders and cgroups of this slot left by a judge process that died.
+fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>, slot: u32) {
+    let stale = |name: &str| owner_pid(name, slot).is_some_and(|pid| !pid_alive(pid));
+    if let Ok(dir) = std::fs::read_dir(box_root) {
+        for e in dir.flatten() {
+            if stale(&e.file_name().to_string_lossy()) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    if let Some(m) = cgroups {
+        for name in m.leaves() {
+            if stale(&name) {
+                let _ = m.open(&name).remove();
             }
         }
     }
@@ -313,5 +459,25 @@ impl CgroupGuard {
 impl Drop for CgroupGuard {
     fn drop(&mut self) {
         let _ = self.0.remove();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sandbox_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Sandbox>();
+    }
+
+    #[test]
+    fn owner_pid_parses_slot_names() {
+        assert_eq!(owner_pid("slot3-1234-0-7", 3), Some(1234));
+        assert_eq!(owner_pid("slot3-1234-0", 3), Some(1234));
+        assert_eq!(owner_pid("slot31-1234-0", 3), None);
+        assert_eq!(owner_pid("other", 3), None);
+        assert!(pid_alive(std::process::id() as i32));
     }
 }

@@ -41,6 +41,9 @@ pub struct BoxSpec {
     pub rlimits: RlimitPlan,
     /// The run's cgroup; `None` in degraded mode.
     pub cgroup: Option<Cgroup>,
+    /// The cgroup is the slot's reused one and the helper already lives in it (cgroup v1:
+    /// children inherit it, no migration); otherwise the program joins a per-run cgroup.
+    pub shared_cgroup: bool,
     /// Namespaces, new root, seccomp; `false` only in degraded mode.
     pub isolate: bool,
 }
@@ -87,6 +90,8 @@ pub struct InitOutcome {
     pub rusage_cpu_ns: u64,
     /// rusage maxrss, in KiB.
     pub rusage_maxrss_kib: u64,
+    /// CPU the init itself used (set-up, reaping), subtracted from a shared cgroup's figure.
+    pub init_cpu_ns: u64,
     /// Set when the set-up in the box or the exec failed (the judge's fault).
     pub error: Option<String>,
 }

@@ -62,7 +62,9 @@ pub fn stdin_file(dir: &Path, text: &str) -> PathBuf {
 
 /// Runs a program, then checks the host is clean for this slot.
 pub fn run(sb: &Sandbox, p: &Program, stdin: Option<PathBuf>, limits: Limits) -> RunReport {
-    let report = sb.run(&p.run_request(stdin, limits)).expect("run succeeds (no SE)");
+    let report = sb
+        .run(&p.run_request(stdin, limits))
+        .expect("run succeeds (no SE)");
     assert_clean(sb);
     report
 }
@@ -103,8 +105,10 @@ pub fn processes_of(uid: u32) -> Vec<i32> {
     pids
 }
 
-/// Every folder where this process's runs for `slot` could leave a cgroup or a box.
-fn leftovers(slot: u32) -> Vec<PathBuf> {
+/// Every folder of this process for `slot`: box folders and cgroups, per run
+/// (`slot{N}-{pid}-{sandbox}-{run}`) and per sandbox (`slot{N}-{pid}-{sandbox}`, the cgroup v1
+/// the slot's helper lives in).
+pub fn slot_folders(slot: u32) -> Vec<PathBuf> {
     let cfg = config();
     let prefix = format!("slot{}-{}-", slot, std::process::id());
     let proc_self = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
@@ -117,7 +121,11 @@ fn leftovers(slot: u32) -> Vec<PathBuf> {
         } else {
             cfg.sandbox.cgroup_root.join(ctrl)
         };
-        parents.push(mount.join(own.trim_start_matches('/')).join(&cfg.sandbox.cgroup_name));
+        parents.push(
+            mount
+                .join(own.trim_start_matches('/'))
+                .join(&cfg.sandbox.cgroup_name),
+        );
     }
     let mut found = Vec::new();
     for parent in parents {
@@ -132,12 +140,26 @@ fn leftovers(slot: u32) -> Vec<PathBuf> {
     found
 }
 
-/// Nothing of the slot is left: no process, no box folder, no cgroup.
+/// Nothing of the slot's runs is left: no process of its uid, no per-run box folder or
+/// cgroup, and the slot's own cgroup (if any) holds nothing but the root-owned helper.
 pub fn assert_clean(sb: &Sandbox) {
     let procs = processes_of(sb.uid());
-    assert!(procs.is_empty(), "processes of uid {} left: {procs:?}", sb.uid());
-    let left = leftovers(sb.slot());
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert!(
+        procs.is_empty(),
+        "processes of uid {} left: {procs:?}",
+        sb.uid()
+    );
+    for path in slot_folders(sb.slot()) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            name.split('-').count(),
+            3,
+            "run leftover: {}",
+            path.display()
+        );
+        let procs = std::fs::read_to_string(path.join("cgroup.procs")).unwrap_or_default();
+        assert!(procs.lines().count() <= 1, "{}: {procs}", path.display());
+    }
 }
 
 static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());

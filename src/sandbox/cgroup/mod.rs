@@ -160,6 +160,32 @@ impl CgroupManager {
         }
     }
 
+    /// Names of the cgroups under the parent folder.
+    pub fn leaves(&self) -> Vec<String> {
+        let parent = match self {
+            CgroupManager::V1(m) => m.parent(0),
+            CgroupManager::V2(m) => m.parent().to_path_buf(),
+        };
+        std::fs::read_dir(parent)
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| e.path().is_dir())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// An existing cgroup `leaf` (to remove a stale one).
+    pub fn open(&self, leaf: &str) -> Cgroup {
+        match self {
+            CgroupManager::V1(m) => Cgroup::V1(m.open(leaf)),
+            CgroupManager::V2(m) => Cgroup::V2(v2::V2Cgroup {
+                dir: m.parent().join(leaf),
+            }),
+        }
+    }
+
     /// Creates a fresh cgroup `leaf` with `limits` applied.
     pub fn create(&self, leaf: &str, limits: CgroupLimits) -> Result<Cgroup, CgroupError> {
         match self {
@@ -248,11 +274,14 @@ pub(crate) fn read_pids(path: &Path) -> Result<Vec<i32>, CgroupError> {
     Ok(text.lines().filter_map(|l| l.trim().parse().ok()).collect())
 }
 
-/// Sends SIGKILL to every pid listed in `procs` until the file is empty.
-pub(crate) fn kill_listed(procs: &Path, dir: &Path) -> Result<(), CgroupError> {
+/// Sends SIGKILL to every pid listed in `procs` (but `spare`) until no other is listed.
+pub(crate) fn kill_listed(procs: &Path, dir: &Path, spare: &[i32]) -> Result<(), CgroupError> {
     for attempt in 0..200u32 {
         let pids = match read_pids(procs) {
-            Ok(p) => p,
+            Ok(p) => p
+                .into_iter()
+                .filter(|p| !spare.contains(p))
+                .collect::<Vec<_>>(),
             Err(CgroupError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {

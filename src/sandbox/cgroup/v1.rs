@@ -53,19 +53,38 @@ impl V1Manager {
         self.memsw
     }
 
+    /// The parent folder of controller `i` (0 memory, 1 pids, 2 cpuacct).
+    pub fn parent(&self, i: usize) -> PathBuf {
+        self.parents.get(i).cloned().unwrap_or_default()
+    }
+
+    /// An existing cgroup `leaf`.
+    pub fn open(&self, leaf: &str) -> V1Cgroup {
+        V1Cgroup {
+            dirs: self.parents.iter().map(|p| p.join(leaf)).collect(),
+            memsw: self.memsw,
+        }
+    }
+
     /// Creates the run's folder in every controller and writes the limits.
     pub fn create(&self, leaf: &str, limits: CgroupLimits) -> Result<V1Cgroup, CgroupError> {
         let mut dirs = Vec::new();
         for parent in &self.parents {
             let dir = parent.join(leaf);
             if let Err(source) = std::fs::create_dir(&dir) {
-                let made = V1Cgroup { dirs: dirs.clone() };
+                let made = V1Cgroup {
+                    dirs: dirs.clone(),
+                    memsw: false,
+                };
                 let _ = made.remove();
                 return Err(CgroupError::Io { path: dir, source });
             }
             dirs.push(dir);
         }
-        let cg = V1Cgroup { dirs };
+        let cg = V1Cgroup {
+            dirs,
+            memsw: self.memsw,
+        };
         if let Err(e) = cg.apply(limits, self.memsw) {
             let _ = cg.remove();
             return Err(e);
@@ -74,10 +93,22 @@ impl V1Manager {
     }
 }
 
+/// What a reused cgroup already held when a run started (subtracted from its figures).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// Memory already charged (the helper's own pages).
+    pub memory_bytes: u64,
+    /// OOM kills counted before.
+    pub oom_kills: u64,
+}
+
 /// One run's cgroup: its folder in `memory`, `pids` and `cpuacct`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct V1Cgroup {
     dirs: Vec<PathBuf>,
+    /// Whether swap accounting exists (its limit is then set with the memory limit).
+    #[serde(default)]
+    memsw: bool,
 }
 
 impl V1Cgroup {
@@ -85,6 +116,7 @@ impl V1Cgroup {
     pub fn from_dirs(memory: PathBuf, pids: PathBuf, cpuacct: PathBuf) -> V1Cgroup {
         V1Cgroup {
             dirs: vec![memory, pids, cpuacct],
+            memsw: false,
         }
     }
 
@@ -150,10 +182,50 @@ impl V1Cgroup {
         })
     }
 
+    /// Readies a reused per-slot cgroup (the helper lives in it) for the next run: counters
+    /// reset, the memory limit set to `limits` on top of what is already charged.
+    pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
+        let memsw = self.memsw;
+        let mem = self.memory_dir();
+        write_file(&self.cpuacct_dir().join("cpuacct.usage"), "0")?;
+        write_file(&mem.join("memory.failcnt"), "0")?;
+        let usage = read_u64(&mem.join("memory.usage_in_bytes"))?;
+        let limit = limits.memory_bytes.saturating_add(usage).to_string();
+        let limit_file = mem.join("memory.limit_in_bytes");
+        let memsw_file = mem.join("memory.memsw.limit_in_bytes");
+        // memsw must never be below the memory limit: order the writes accordingly.
+        if write_file(&limit_file, &limit).is_err() && memsw {
+            write_file(&memsw_file, &limit)?;
+            write_file(&limit_file, &limit)?;
+        } else if memsw {
+            write_file(&memsw_file, &limit)?;
+        }
+        write_file(&mem.join("memory.max_usage_in_bytes"), "0")?;
+        write_file(
+            &self.pids_dir().join("pids.max"),
+            &limits.max_processes.to_string(),
+        )?;
+        let oom_control = mem.join("memory.oom_control");
+        let oom_kills = if oom_control.exists() {
+            read_keyed(&oom_control, "oom_kill")?.unwrap_or(0)
+        } else {
+            0
+        };
+        Ok(Baseline {
+            memory_bytes: read_u64(&mem.join("memory.usage_in_bytes"))?,
+            oom_kills,
+        })
+    }
+
     /// SIGKILLs every listed task until every controller's list is empty.
     pub fn kill_all(&self) -> Result<(), CgroupError> {
+        self.kill_all_but(&[])
+    }
+
+    /// SIGKILLs every listed task except `spare` (the helper living in a reused cgroup).
+    pub fn kill_all_but(&self, spare: &[i32]) -> Result<(), CgroupError> {
         for dir in &self.dirs {
-            kill_listed(&dir.join("cgroup.procs"), dir)?;
+            kill_listed(&dir.join("cgroup.procs"), dir, spare)?;
         }
         Ok(())
     }

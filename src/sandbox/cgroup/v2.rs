@@ -57,7 +57,23 @@ impl V2Manager {
         std::fs::create_dir_all(&parent)
             .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         if has_controllers(&parent).is_err() {
-            enable_controllers(&own_dir)?;
+            if let Err(first) = enable_controllers(&own_dir) {
+                // "No internal processes": a non-root cgroup holding processes cannot hand
+                // controllers to children. Move this process into a leaf and try again;
+                // if other processes remain, the judge must run in a delegated cgroup.
+                let leaf = own_dir.join(format!("{name}-judge"));
+                std::fs::create_dir_all(&leaf)
+                    .map_err(|e| format!("cannot create {}: {e}", leaf.display()))?;
+                write_file(&leaf.join("cgroup.procs"), &std::process::id().to_string())
+                    .map_err(|e| e.to_string())?;
+                enable_controllers(&own_dir).map_err(|e| {
+                    format!(
+                        "{first}; still {e} after moving the judge to {} (run it in a \
+                         cgroup of its own, e.g. systemd-run -p Delegate=yes)",
+                        leaf.display()
+                    )
+                })?;
+            }
             has_controllers(&parent)?;
         }
         enable_controllers(&parent)?;
@@ -143,7 +159,7 @@ impl V2Cgroup {
         if kill.exists() {
             write_file(&kill, "1")?;
         }
-        kill_listed(&self.dir.join("cgroup.procs"), &self.dir)
+        kill_listed(&self.dir.join("cgroup.procs"), &self.dir, &[])
     }
 
     /// Kills what is left and removes the folder.
@@ -199,6 +215,24 @@ mod tests {
         assert_eq!(m.parent(), parent);
         let sc = std::fs::read_to_string(parent.join("cgroup.subtree_control")).unwrap();
         assert_eq!(sc, "+memory +pids +cpu");
+    }
+
+    #[test]
+    fn busy_own_cgroup_moves_the_judge_to_a_leaf_first() {
+        let t = fake_root("cpuset cpu io memory pids");
+        let own = t.path().join("svc");
+        std::fs::create_dir_all(own.join("sj")).unwrap();
+        // The fake kernel refuses the first write to subtree_control (processes inside):
+        // a folder cannot be opened for writing.
+        std::fs::create_dir(own.join("cgroup.subtree_control")).unwrap();
+        std::fs::write(own.join("sj/cgroup.controllers"), "cpu").unwrap();
+        std::fs::create_dir_all(own.join("sj-judge")).unwrap();
+        std::fs::write(own.join("sj-judge/cgroup.procs"), "").unwrap();
+        let err = V2Manager::detect(t.path(), "sj", "0::/svc\n").unwrap_err();
+        // The judge was moved to the leaf, and the message says what to do next.
+        let moved = std::fs::read_to_string(own.join("sj-judge/cgroup.procs")).unwrap();
+        assert_eq!(moved, std::process::id().to_string());
+        assert!(err.contains("Delegate=yes"), "{err}");
     }
 
     #[test]

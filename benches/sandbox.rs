@@ -1,0 +1,108 @@
+//! Sandbox overhead: bare fork+exec+wait of `/bin/true` (the baseline) against a full
+//! sandboxed run of a trivial static program (namespaces, mounts, cgroup limits and
+//! accounting, seccomp, teardown), measured alternately in one run. Prints medians and the
+//! ratio. Needs root: `cargo bench --bench sandbox`.
+
+use std::time::{Duration, Instant};
+
+use sudojudge::config::Config;
+use sudojudge::languages::{compile, Compiled, LanguageTable};
+use sudojudge::sandbox::{Limits, RunStatus, Sandbox};
+
+fn bare_true() -> Duration {
+    let start = Instant::now();
+    let path = c"/bin/true";
+    let argv = [path.as_ptr(), std::ptr::null()];
+    let envp = [std::ptr::null()];
+    // SAFETY: this bench is single-threaded here; the child only execs or _exits.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            libc::execve(path.as_ptr(), argv.as_ptr(), envp.as_ptr());
+            libc::_exit(127);
+        }
+        let mut status = 0;
+        libc::waitpid(pid, &mut status, 0);
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    }
+    start.elapsed()
+}
+
+/// (p10, median, p90) of a sample.
+fn quantiles(v: &mut [Duration]) -> (Duration, Duration, Duration) {
+    v.sort();
+    (v[v.len() / 10], v[v.len() / 2], v[v.len() * 9 / 10])
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let iterations: usize = std::env::var("SANDBOX_BENCH_ITERATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let config = Config::embedded().expect("embedded config");
+    let mut sandbox = match Sandbox::new(&config.sandbox, 200) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sandbox bench skipped: {e}");
+            return;
+        }
+    };
+    sandbox.set_helper(env!("CARGO_BIN_EXE_sudojudge"));
+    let table = LanguageTable::from_config(&config);
+    let c = table.get("c").expect("c language");
+    let program = match compile(&sandbox, c, b"int main(void){return 0;}\n", &config.compile) {
+        Ok(Compiled::Program(p)) => p,
+        Ok(Compiled::Failed(f)) => panic!("trivial program failed to compile: {}", f.log),
+        Err(e) => panic!("compile: {e}"),
+    };
+    let request = program.run_request(
+        None,
+        Limits {
+            cpu_time_ms: 1000,
+            wall_time_ms: 3000,
+            memory_bytes: 64 << 20,
+            output_bytes: 64 << 10,
+            max_processes: 8,
+        },
+    );
+    // Warm-up.
+    for _ in 0..5 {
+        bare_true();
+        let r = sandbox.run(&request).expect("sandboxed run");
+        assert_eq!(r.status, RunStatus::Ok);
+    }
+    let mut bare = Vec::with_capacity(iterations);
+    let mut boxed = Vec::with_capacity(iterations);
+    for _ in 0..iterations {
+        bare.push(bare_true());
+        let start = Instant::now();
+        let r = sandbox.run(&request).expect("sandboxed run");
+        boxed.push(start.elapsed());
+        assert_eq!(r.status, RunStatus::Ok);
+    }
+    let (b10, b, b90) = quantiles(&mut bare);
+    let (s10, s, s90) = quantiles(&mut boxed);
+    println!("sandbox overhead, {iterations} iterations each, alternating:");
+    println!("                                     p10         median      p90");
+    println!(
+        "  bare fork+exec+wait /bin/true : {:8.3} ms {:8.3} ms {:8.3} ms",
+        ms(b10),
+        ms(b),
+        ms(b90)
+    );
+    println!(
+        "  sandboxed trivial static run  : {:8.3} ms {:8.3} ms {:8.3} ms",
+        ms(s10),
+        ms(s),
+        ms(s90)
+    );
+    println!(
+        "  ratio sandboxed / bare        : {:8.2}x    {:8.2}x",
+        ms(s10) / ms(b10),
+        ms(s) / ms(b)
+    );
+}
