@@ -1,1 +1,352 @@
-fn main() {}
+//! Solver benchmarks: `cargo bench --bench solvers` (all sections), or name sections:
+//! `cargo bench --bench solvers -- target binary`.
+//!
+//! - sudoku: puzzles/s of the fast solver against the naive baseline (both counting up to 2
+//!   solutions) on a fixed sample of randomly permuted puzzles from each list in
+//!   ../shared/datasets, median of several passes, and their ratio;
+//! - target-sudoku: branch and bound against plain exhaustive enumeration on NOIP-like cases
+//!   (24-30 givens) generated from fixed seeds, plus 20-given stress cases;
+//! - binary-sudoku: time per grid, parsing included.
+//!
+//! Every figure is the median of several passes measured in this run.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use sudojudge::solvers::{binary, sudoku, target};
+
+/// SplitMix64: a tiny, fixed-seed PRNG so every run measures the same inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// A random validity-preserving transformation: digits relabelled, rows within bands,
+/// bands, columns within stacks, stacks, and a transpose.
+fn permute(grid: &sudoku::Grid, rng: &mut Rng) -> sudoku::Grid {
+    let mut digits: [u8; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    rng.shuffle(&mut digits[1..]);
+    let lines = |rng: &mut Rng| {
+        let mut bands = [0usize, 1, 2];
+        rng.shuffle(&mut bands);
+        let mut order = [0usize; 9];
+        for (b, &band) in bands.iter().enumerate() {
+            let mut rows = [0usize, 1, 2];
+            rng.shuffle(&mut rows);
+            for (k, &r) in rows.iter().enumerate() {
+                order[b * 3 + k] = band * 3 + r;
+            }
+        }
+        order
+    };
+    let rows = lines(rng);
+    let cols = lines(rng);
+    let transpose = rng.below(2) == 1;
+    let mut out = [0u8; 81];
+    for r in 0..9 {
+        for c in 0..9 {
+            let (sr, sc) = if transpose {
+                (cols[c], rows[r])
+            } else {
+                (rows[r], cols[c])
+            };
+            out[r * 9 + c] = digits[usize::from(grid[sr * 9 + sc])];
+        }
+    }
+    out
+}
+
+fn parse_line(line: &str) -> Option<sudoku::Grid> {
+    let bytes = line.trim().as_bytes();
+    if bytes.len() != 81 {
+        return None;
+    }
+    let mut grid = [0u8; 81];
+    for (cell, &b) in grid.iter_mut().zip(bytes) {
+        *cell = match b {
+            b'1'..=b'9' => b - b'0',
+            b'.' | b'0' => 0,
+            _ => return None,
+        };
+    }
+    Some(grid)
+}
+
+/// Median wall time of `passes` runs of `work`.
+fn median_time(passes: usize, mut work: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..passes)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[passes / 2]
+}
+
+const SAMPLE: usize = 2000;
+const LISTS: [(&str, &str); 3] = [
+    ("17-clue", "puzzles2_17_clue.txt"),
+    ("top1465", "puzzles3_magictour_top1465.txt"),
+    ("1905_11+", "puzzles5_forum_hardest_1905_11+.txt"),
+];
+
+fn bench_sudoku(datasets: &Path) {
+    println!("## sudoku: puzzles/s counting up to 2 solutions, {SAMPLE} permuted puzzles per list");
+    println!("| list | fast (median) | naive (median) | fast / naive |");
+    println!("|---|---|---|---|");
+    for (name, file) in LISTS {
+        let path = datasets.join(file);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                println!("| {name} | dataset missing: {} ({e}) | | |", path.display());
+                continue;
+            }
+        };
+        let all: Vec<sudoku::Grid> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(parse_line)
+            .collect();
+        if all.is_empty() {
+            println!("| {name} | no puzzles in {} | | |", path.display());
+            continue;
+        }
+        let mut rng = Rng(0x5eed_0001);
+        let sample: Vec<sudoku::Grid> = (0..SAMPLE)
+            .map(|_| {
+                let grid = all[rng.below(all.len())];
+                permute(&grid, &mut rng)
+            })
+            .collect();
+        let unique = sample
+            .iter()
+            .filter(|p| sudoku::count_solutions(p, 2) == 1)
+            .count();
+        assert_eq!(
+            unique, SAMPLE,
+            "{name}: every sampled puzzle must be unique"
+        );
+        let fast = median_time(7, || {
+            for p in &sample {
+                black_box(sudoku::fast::count_solutions(black_box(p), 2));
+            }
+        });
+        let naive = median_time(3, || {
+            for p in &sample {
+                black_box(sudoku::naive::count_solutions(black_box(p), 2));
+            }
+        });
+        let rate = |d: Duration| SAMPLE as f64 / d.as_secs_f64();
+        println!(
+            "| {name} | {:.0}/s | {:.0}/s | {:.1}x |",
+            rate(fast),
+            rate(naive),
+            naive.as_secs_f64() / fast.as_secs_f64()
+        );
+    }
+}
+
+/// The baseline for target-sudoku: every completion enumerated, the best score kept.
+fn target_exhaustive(grid: &[u8; 81]) -> Option<u32> {
+    fn go(g: &mut [u8; 81], best: &mut Option<u32>) {
+        let mut pick = None;
+        let mut pick_n = 10;
+        for i in 0..81 {
+            if g[i] == 0 {
+                let n = (1..=9).filter(|&v| allowed(g, i, v)).count();
+                if n < pick_n {
+                    pick_n = n;
+                    pick = Some(i);
+                }
+            }
+        }
+        let Some(i) = pick else {
+            let score = (0..81)
+                .map(|k| target::weight(k / 9, k % 9) * u32::from(g[k]))
+                .sum();
+            if best.is_none_or(|b| score > b) {
+                *best = Some(score);
+            }
+            return;
+        };
+        for v in 1..=9 {
+            if allowed(g, i, v) {
+                g[i] = v;
+                go(g, best);
+                g[i] = 0;
+            }
+        }
+    }
+    fn allowed(g: &[u8; 81], i: usize, v: u8) -> bool {
+        let (r, c) = (i / 9, i % 9);
+        (0..9).all(|k| {
+            g[r * 9 + k] != v
+                && g[k * 9 + c] != v
+                && g[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] != v
+        })
+    }
+    let mut g = *grid;
+    let mut best = None;
+    go(&mut g, &mut best);
+    best
+}
+
+/// A random full grid, then `givens` of its cells kept at random.
+fn random_puzzle(rng: &mut Rng, givens: usize) -> [u8; 81] {
+    let mut base = [0u8; 81];
+    for r in 0..9 {
+        for c in 0..9 {
+            base[r * 9 + c] = ((r * 3 + r / 3 + c) % 9) as u8 + 1;
+        }
+    }
+    // Mixing in an actual solved puzzle gives grids that are not just a pattern's relabelling.
+    let full = sudoku::solve(&permute(&base, rng)).unwrap_or(base);
+    let mut cells: Vec<usize> = (0..81).collect();
+    rng.shuffle(&mut cells);
+    let mut puzzle = [0u8; 81];
+    for &i in &cells[..givens] {
+        puzzle[i] = full[i];
+    }
+    puzzle
+}
+
+fn bench_target() {
+    println!("\n## target-sudoku");
+    let mut rng = Rng(0x007a_76e7);
+    let noip: Vec<[u8; 81]> = (0..20)
+        .map(|k| random_puzzle(&mut rng, 24 + k % 7))
+        .collect();
+    let completions: Vec<usize> = noip
+        .iter()
+        .map(|g| sudoku::count_solutions(g, usize::MAX))
+        .collect();
+    for g in &noip {
+        assert_eq!(
+            target::max_score(g),
+            target_exhaustive(g),
+            "solver disagrees"
+        );
+    }
+    let bb = median_time(7, || {
+        for g in &noip {
+            black_box(target::max_score(black_box(g)));
+        }
+    });
+    let ex = median_time(3, || {
+        for g in &noip {
+            black_box(target_exhaustive(black_box(g)));
+        }
+    });
+    println!(
+        "20 NOIP-like cases (24-30 givens, {} to {} completions, {} in all):",
+        completions.iter().min().unwrap_or(&0),
+        completions.iter().max().unwrap_or(&0),
+        completions.iter().sum::<usize>()
+    );
+    println!(
+        "  branch and bound {:.2} ms, exhaustive {:.2} ms, ratio {:.1}x",
+        bb.as_secs_f64() * 1e3,
+        ex.as_secs_f64() * 1e3,
+        ex.as_secs_f64() / bb.as_secs_f64()
+    );
+    let stress: Vec<[u8; 81]> = (0..5).map(|_| random_puzzle(&mut rng, 20)).collect();
+    let t = median_time(3, || {
+        for g in &stress {
+            black_box(target::max_score(black_box(g)));
+        }
+    });
+    println!(
+        "5 stress cases with 20 givens: {:.1} ms in all (median of 3)",
+        t.as_secs_f64() * 1e3
+    );
+}
+
+fn bench_binary() {
+    println!("\n## binary-sudoku");
+    let mut rng = Rng(0x00b1_0a27);
+    let inputs: Vec<String> = (0..200)
+        .map(|_| {
+            (0..9)
+                .map(|_| {
+                    (0..9)
+                        .map(|_| if rng.below(2) == 1 { '1' } else { '0' })
+                        .collect()
+                })
+                .collect::<Vec<String>>()
+                .join("\n")
+        })
+        .collect();
+    let parse = |text: &str| {
+        let mut grid = [0u8; 81];
+        for (cell, b) in grid
+            .iter_mut()
+            .zip(text.bytes().filter(|b| *b == b'0' || *b == b'1'))
+        {
+            *cell = b - b'0';
+        }
+        grid
+    };
+    let t = median_time(7, || {
+        for text in &inputs {
+            black_box(binary::min_flips(&parse(black_box(text))));
+        }
+    });
+    println!(
+        "{} random grids: {:.1} us per grid, parsing included (median of 7 passes)",
+        inputs.len(),
+        t.as_secs_f64() * 1e6 / inputs.len() as f64
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not: then only smoke-run.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.iter().any(|a| a == "--bench") {
+        println!("solvers bench: run with `cargo bench --bench solvers [sudoku|target|binary]`");
+        return;
+    }
+    let wanted: Vec<&str> = args
+        .iter()
+        .filter(|a| !a.starts_with('-'))
+        .map(String::as_str)
+        .collect();
+    let run = |section: &str| wanted.is_empty() || wanted.contains(&section);
+    if run("sudoku") {
+        let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+        if datasets.is_dir() {
+            bench_sudoku(&datasets);
+        } else {
+            println!(
+                "datasets missing: {} not found; the sudoku section is skipped",
+                datasets.display()
+            );
+        }
+    }
+    if run("target") {
+        bench_target();
+    }
+    if run("binary") {
+        bench_binary();
+    }
+}

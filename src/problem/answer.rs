@@ -7,12 +7,19 @@ use crate::solvers;
 /// Why no reference answer could be computed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
-    /// The input does not follow the problem's format.
+    /// The input does not follow the problem's format (the fault is part of the message, as
+    /// it is a leaf: no source chain to print twice).
     #[error("malformed input: {0}")]
-    Format(#[from] FormatError),
+    Format(FormatError),
     /// A sudoku puzzle has no solution, so the input breaks the statement's promise.
     #[error("puzzle {0} has no solution")]
     Unsolvable(usize),
+}
+
+impl From<FormatError> for AnswerError {
+    fn from(fault: FormatError) -> AnswerError {
+        AnswerError::Format(fault)
+    }
 }
 
 /// The answer bytes for `input`: solved grids for `sudoku`, one integer line otherwise.

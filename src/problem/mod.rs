@@ -27,7 +27,7 @@ pub use package::{find, load, load_all};
 #[derive(Debug, thiserror::Error)]
 pub enum ProblemError {
     /// A file or folder could not be read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Read {
         /// The file or folder.
         path: PathBuf,
@@ -41,6 +41,12 @@ pub enum ProblemError {
         path: PathBuf,
         /// What is wrong.
         message: String,
+    },
+    /// The problems folder itself is missing.
+    #[error("no problems folder at {} (run from the crate root, or set [problems] dir in a config file)", dir.display())]
+    NoProblemsFolder {
+        /// Where it was looked for.
+        dir: PathBuf,
     },
     /// No package with that id.
     #[error("unknown problem `{id}` (no {dir}/{id}/problem.toml)", dir = dir.display())]

@@ -135,6 +135,11 @@ fn list_tests(dir: &Path, group: &str) -> Result<Vec<TestCase>, ProblemError> {
 
 /// Loads every package under `problems_dir` (each sub-folder with a `problem.toml`), by id.
 pub fn load_all(problems_dir: &Path) -> Result<Vec<Problem>, ProblemError> {
+    if !problems_dir.is_dir() {
+        return Err(ProblemError::NoProblemsFolder {
+            dir: problems_dir.to_path_buf(),
+        });
+    }
     let read_err = |source| ProblemError::Read {
         path: problems_dir.to_path_buf(),
         source,
@@ -161,9 +166,8 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
     let dir = problems_dir.join(id);
     if !dir.join("problem.toml").is_file() {
         if !problems_dir.is_dir() {
-            return Err(ProblemError::Read {
-                path: problems_dir.to_path_buf(),
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            return Err(ProblemError::NoProblemsFolder {
+                dir: problems_dir.to_path_buf(),
             });
         }
         return Err(ProblemError::Unknown {
@@ -172,4 +176,96 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
         });
     }
     load(&dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOML: &str = "id = \"demo\"\ntitle = \"Demo\"\ntime_limit_ms = 1000\n\
+        memory_limit_mb = 256\noutput_limit_mb = 1\nchecker = \"binary-sudoku\"\n";
+
+    /// A package `demo` with the given `problem.toml` and test files.
+    fn package(toml: &str, files: &[&str]) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("demo");
+        std::fs::create_dir_all(dir.join("data/sample")).unwrap();
+        std::fs::create_dir_all(dir.join("data/secret")).unwrap();
+        std::fs::write(dir.join("problem.toml"), toml).unwrap();
+        std::fs::write(dir.join("statement.md"), "# Demo\n").unwrap();
+        for f in files {
+            std::fs::write(dir.join("data").join(f), "x\n").unwrap();
+        }
+        root
+    }
+
+    #[test]
+    fn loads_tests_samples_first_then_by_name() {
+        let root = package(
+            TOML,
+            &[
+                "secret/b.in",
+                "secret/b.ans",
+                "secret/a.in",
+                "secret/a.ans",
+                "sample/z.in",
+                "sample/z.ans",
+                "secret/notes.txt",
+            ],
+        );
+        let problem = load(&root.path().join("demo")).unwrap();
+        let names: Vec<_> = problem.tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["sample/z", "secret/a", "secret/b"]);
+        assert_eq!(problem.checker, CheckerKind::BinarySudoku);
+        assert_eq!(problem.time_limit_ms, 1000);
+        assert_eq!(load_all(root.path()).unwrap().len(), 1);
+        assert_eq!(find(root.path(), "demo").unwrap().id, "demo");
+    }
+
+    #[test]
+    fn errors_name_the_file_at_fault() {
+        let cases = [
+            (
+                TOML.replace("checker = \"binary-sudoku\"", "checker = \"chess\""),
+                "problem.toml",
+            ),
+            (
+                TOML.replace("id = \"demo\"", "id = \"other\""),
+                "differs from the folder",
+            ),
+            (
+                TOML.replace("time_limit_ms = 1000", "time_limit_ms = 0"),
+                "must be positive",
+            ),
+            (
+                TOML.replace("title = \"Demo\"\n", ""),
+                "missing field `title`",
+            ),
+            (format!("{TOML}colour = 3\n"), "unknown field `colour`"),
+        ];
+        for (toml, needle) in cases {
+            let root = package(&toml, &["sample/1.in", "sample/1.ans"]);
+            let err = load(&root.path().join("demo")).unwrap_err().to_string();
+            assert!(err.contains("problem.toml"), "{err}");
+            assert!(err.contains(needle), "`{needle}` not in {err}");
+        }
+        let root = package(TOML, &["secret/1.in"]);
+        let err = load(&root.path().join("demo")).unwrap_err().to_string();
+        assert!(err.contains("1.in: input without a .ans file"), "{err}");
+        let root = package(TOML, &["secret/1.in", "secret/1.ans", "secret/2.ans"]);
+        let err = load(&root.path().join("demo")).unwrap_err().to_string();
+        assert!(err.contains("2.ans: answer without an input file"), "{err}");
+        let root = package(TOML, &[]);
+        let err = load(&root.path().join("demo")).unwrap_err().to_string();
+        assert!(err.contains("no tests"), "{err}");
+    }
+
+    #[test]
+    fn unknown_or_unsafe_ids_are_unknown_problems() {
+        let root = package(TOML, &["sample/1.in", "sample/1.ans"]);
+        for id in ["nope", "../demo", "Demo", ""] {
+            let err = find(root.path(), id).unwrap_err();
+            assert!(matches!(err, ProblemError::Unknown { .. }), "{id}: {err}");
+        }
+    }
 }

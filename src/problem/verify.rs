@@ -147,7 +147,7 @@ fn first_difference(expected: &[u8], found: &[u8]) -> String {
     format!(" (first at line {})", line + 1)
 }
 
-/// A sample must appear verbatim in the statement, input and answer both.
+/// A sample must appear verbatim in the statement as a fenced code block, input and answer both.
 fn sample_in_statement(problem: &Problem, test: &TestCase) -> Vec<DataFault> {
     let mut faults = Vec::new();
     for (what, path) in [("input", &test.input), ("answer", &test.answer)] {
@@ -155,12 +155,12 @@ fn sample_in_statement(problem: &Problem, test: &TestCase) -> Vec<DataFault> {
             continue; // already reported by verify_test
         };
         let text = String::from_utf8_lossy(&bytes);
-        let text = text.trim_end();
-        if !problem.statement.contains(text) {
+        let block = format!("```\n{}\n```", text.trim_end());
+        if !problem.statement.replace("\r\n", "\n").contains(&block) {
             faults.push(DataFault {
                 test: Some(test.name.clone()),
                 message: format!(
-                    "statement.md does not show this sample's {what} ({}) verbatim",
+                    "statement.md does not show this sample's {what} ({}) as a code block",
                     path.display()
                 ),
             });

@@ -18,7 +18,7 @@ use super::{CheckerKind, Problem};
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
     /// A dataset file could not be read.
-    #[error("cannot read dataset {}: {source}", path.display())]
+    #[error("cannot read dataset {}", path.display())]
     Dataset {
         /// The file.
         path: PathBuf,
@@ -26,18 +26,18 @@ pub enum GenError {
         source: std::io::Error,
     },
     /// A dataset line is not an 81-character puzzle.
-    #[error("dataset {}: {source}", path.display())]
+    #[error("dataset {}: {fault}", path.display())]
     DatasetFormat {
         /// The file.
         path: PathBuf,
-        /// The fault.
-        source: FormatError,
+        /// The fault (a leaf, so it is part of the message).
+        fault: FormatError,
     },
     /// A generator could not find a case with the wanted property within its attempts.
     #[error("generator gave up: {0}")]
     GaveUp(String),
     /// Writing `data/secret/` failed.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         /// The file or folder.
         path: PathBuf,

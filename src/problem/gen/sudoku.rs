@@ -43,7 +43,7 @@ fn read_dataset(path: &Path) -> Result<Vec<Grid>, GenError> {
         }
         let grid = fmt::parse_grid(line).map_err(|message| GenError::DatasetFormat {
             path: path.to_path_buf(),
-            source: FormatError {
+            fault: FormatError {
                 line: i + 1,
                 message,
             },
@@ -265,7 +265,7 @@ pub(super) fn generate(datasets: &Path) -> Result<Vec<GeneratedCase>, GenError> 
 
     cases.push(case(
         "09-hardest-large",
-        &transformed(&mut seeded(9), &data.hardest, 2000),
+        &transformed(&mut seeded(9), &data.hardest, 1500),
     )?);
 
     let mut rng = seeded(10);

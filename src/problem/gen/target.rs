@@ -143,8 +143,16 @@ pub(super) fn generate() -> Result<Vec<GeneratedCase>, GenError> {
         let grid = with_completions(&mut seeded(seed), 10_000, MAX_COMPLETIONS)?;
         push(&format!("{:02}-many-completions", i + 1), grid);
     }
-    for (i, seed) in (11..=14).enumerate() {
-        let grid = with_completions(&mut seeded(seed), 100, 9_999)?;
+    for (i, (seed, lo, hi)) in [
+        (11, 1_000, 9_999),
+        (12, 1_000, 9_999),
+        (13, 100, 999),
+        (14, 2, 99),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let grid = with_completions(&mut seeded(seed), lo, hi)?;
         push(&format!("{:02}-some-completions", i + 7), grid);
     }
     for (i, (seed, min)) in [(21, 24), (22, 28), (23, 35)].into_iter().enumerate() {
