@@ -76,7 +76,9 @@ async fn reads_runs_and_bad_requests() {
         .map(|p| p["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["binary-sudoku", "sudoku", "target-sudoku"]);
-    assert_eq!(list[1]["time_limit_ms"], 3000);
+    let sudoku = sudojudge::problem::load(&problems.join("sudoku")).unwrap();
+    assert_eq!(list[1]["time_limit_ms"], sudoku.time_limit_ms);
+    assert_eq!(list[1]["tests"], sudoku.tests.len());
     let one: Value = c
         .get(d.url("/api/problems/target-sudoku"))
         .send()

@@ -5,6 +5,7 @@
 #[path = "fixtures/daemon.rs"]
 mod daemon;
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use daemon::{client, fixture, get, submit, trimmed_problems, wait_done, Daemon};
@@ -29,7 +30,13 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("binary-sudoku", "ce.c", "c", "CE"),
 ];
 
-fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
+fn check_verdict(
+    s: &Value,
+    problem: &str,
+    file: &str,
+    expected: &str,
+    limits: &BTreeMap<String, u64>,
+) {
     let what = format!("{problem}/{file}: {s:#}");
     assert_eq!(s["verdict"], expected, "{what}");
     let tests = s["tests"].as_array().unwrap();
@@ -64,11 +71,7 @@ fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
         ("target-sudoku", "RE") => assert_eq!(tests[0]["signal"], 11, "{what}"),
         ("binary-sudoku", "RE") => assert_eq!(tests[0]["signal"], 6, "{what}"),
         (_, "TLE") => {
-            let limit = match problem {
-                "sudoku" => 3000,
-                "target-sudoku" => 2000,
-                _ => 1000,
-            };
+            let limit = limits[problem];
             // The CPU limit, or the wall limit on a loaded machine.
             let cpu = tests[0]["time_ms"].as_u64().unwrap();
             let wall = tests[0]["wall_ms"].as_u64().unwrap();
@@ -84,6 +87,11 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     let dir = tempfile::tempdir().unwrap();
     let problems = trimmed_problems(dir.path(), 2);
     let d = Daemon::start(dir.path(), &dir.path().join("db/judge.db"), &problems, 2);
+    let limits: BTreeMap<String, u64> = sudojudge::problem::load_all(&problems)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.time_limit_ms))
+        .collect();
     let c = client();
 
     let mut ids = Vec::new();
@@ -92,7 +100,7 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     }
     let done = wait_done(&c, &d, &ids, Duration::from_secs(240)).await;
     for (s, (problem, file, _, expected)) in done.iter().zip(CASES) {
-        check_verdict(s, problem, file, expected);
+        check_verdict(s, problem, file, expected, &limits);
     }
 
     // One log line per judged submission.
