@@ -57,7 +57,7 @@ fn eight_spinning_threads_are_time_limit_promptly() {
     expect_status(&r, RunStatus::TimeLimit);
     // Ended by the CPU counter summed over threads (not the 10 s wall clock), with little
     // overshoot. (Wall time depends on the machine's load: it is shared.)
-    assert!(r.time_ms >= 1000 && r.time_ms < 1300, "{r:?}");
+    assert!(r.time_ms >= 1000 && r.time_ms < 1500, "{r:?}");
     assert!(r.wall_ms < 5000, "{r:?}");
 }
 
@@ -358,7 +358,7 @@ fn rust_hostiles() {
         run(&sb, &p, None, l)
     };
     expect_status(&r, RunStatus::TimeLimit);
-    assert!(r.time_ms >= 1000 && r.time_ms < 1300, "{r:?}");
+    assert!(r.time_ms >= 1000 && r.time_ms < 1500, "{r:?}");
     let p = build(&sb, "membomb.rs");
     expect_status(&run(&sb, &p, None, limits()), RunStatus::MemoryLimit);
 }

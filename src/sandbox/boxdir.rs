@@ -2,8 +2,8 @@
 //! all without following a link the boxed program may have planted.
 //!
 //! Layout of one run under `box_root` (root-only, mode 0700):
-//! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/root` (mount point of the box's
-//! root), `<run>/stdout`, `<run>/stderr` (root-only, outside the box).
+//! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/stdout`, `<run>/stderr`
+//! (root-only, outside the box).
 
 use std::fs::File;
 use std::io::Read;
@@ -46,6 +46,9 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Bo
 /// Creates `box_root` if needed, checks nobody else could have planted it and, when
 /// `tmpfs_mb > 0` and it is not one already, mounts a tmpfs of that size on it.
 pub fn prepare_root(box_root: &Path, tmpfs_mb: u64) -> Result<(), BoxDirError> {
+    // Sandboxes made at once by several workers must not stack one tmpfs on another.
+    static PREPARING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = PREPARING.lock().unwrap_or_else(|e| e.into_inner());
     match std::fs::DirBuilder::new().mode(0o700).create(box_root) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -121,7 +124,7 @@ pub struct RunDir {
 }
 
 impl RunDir {
-    /// Creates `<box_root>/<name>` with its `box` (owned by `uid:gid`) and `root` folders.
+    /// Creates `<box_root>/<name>` with its `box` folder (owned by `uid:gid`).
     pub fn create(box_root: &Path, name: &str, uid: u32, gid: u32) -> Result<RunDir, BoxDirError> {
         let run = box_root.join(plain_name(name)?);
         std::fs::DirBuilder::new()
@@ -134,7 +137,6 @@ impl RunDir {
 
     fn open(run: PathBuf) -> Result<RunDir, BoxDirError> {
         let boxed = run.join("box");
-        let root = run.join("root");
         let cleanup = |e| {
             let _ = std::fs::remove_dir_all(&run);
             e
@@ -143,11 +145,6 @@ impl RunDir {
             .mode(0o755)
             .create(&boxed)
             .map_err(io("mkdir", &boxed))
-            .map_err(cleanup)?;
-        std::fs::DirBuilder::new()
-            .mode(0o755)
-            .create(&root)
-            .map_err(io("mkdir", &root))
             .map_err(cleanup)?;
         let c = std::ffi::CString::new(boxed.as_os_str().as_bytes())
             .map_err(|_| BoxDirError::BadName(boxed.display().to_string()))?;
@@ -189,11 +186,6 @@ impl RunDir {
     /// The host path of the box folder (mounted at `/box`).
     pub fn box_path(&self) -> PathBuf {
         self.run.join("box")
-    }
-
-    /// The mount point of the box's root.
-    pub fn root_path(&self) -> PathBuf {
-        self.run.join("root")
     }
 
     /// The stdout file (created by the helper).

@@ -29,7 +29,7 @@ use nix::unistd::Pid;
 
 use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
-use super::rootfs::{self, RootSpec};
+use super::rootfs;
 use super::seccomp;
 use super::spec::{BoxSpec, HelperReport, InitOutcome, Kill};
 
@@ -111,6 +111,7 @@ pub fn helper_main() -> i32 {
 #[derive(Default)]
 struct HelperState {
     own_netns: bool,
+    template: Option<std::path::PathBuf>,
     joined: Option<Cgroup>,
 }
 
@@ -119,6 +120,13 @@ impl HelperState {
         if spec.isolate && !self.own_netns {
             namespaces::unshare_net().map_err(|e| e.to_string())?;
             self.own_netns = true;
+        }
+        if spec.isolate && self.template.as_ref() != Some(&spec.root_dir) {
+            if self.template.is_some() {
+                return Err("the slot's root template cannot move".into());
+            }
+            rootfs::build_template(&spec.root_dir, &spec.mounts).map_err(|e| e.to_string())?;
+            self.template = Some(spec.root_dir.clone());
         }
         if spec.shared_cgroup {
             let cg = spec
@@ -464,13 +472,7 @@ fn init_main(
         return fail(format!("writing /proc/self/oom_score_adj: {e}"));
     }
     if spec.isolate {
-        let root = RootSpec {
-            root_dir: &spec.root_dir,
-            box_dir: &spec.box_dir,
-            mounts: &spec.mounts,
-            tmp_size_mb: spec.tmp_size_mb,
-        };
-        if let Err(e) = rootfs::enter(&root) {
+        if let Err(e) = rootfs::enter(&spec.root_dir, &spec.box_dir, spec.tmp_size_mb) {
             return fail(e.to_string());
         }
         if let Err(e) = namespaces::set_hostname() {

@@ -7,6 +7,14 @@
 //! The judge process may be multi-threaded (tokio), so it never forks itself: [`Sandbox::run`]
 //! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`init`]) which does
 //! every namespace, mount, cgroup and credential change and reports back as JSON.
+//!
+//! Module map:
+//! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process.
+//! - [`init`]: the helper and the box's PID 1; [`spec`]: what they exchange.
+//! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
+//! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
+//! - [`boxdir`]: host-side box folders, link-safe copying in and out.
+//! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
 
 pub mod boxdir;
 pub mod cgroup;

@@ -1,7 +1,12 @@
-//! The box's root filesystem: a fresh tmpfs holding read-only bind mounts of the configured
-//! toolchain folders, the writable box directory at `/box`, a small tmpfs `/tmp`, a `/dev`
-//! with only null, zero and urandom, and the `/proc` of the box's PID namespace. Entered
-//! with `pivot_root`; the host's tree is detached.
+//! The box's root filesystem, in two steps:
+//! - once per slot, in the helper's own mount namespace, a *template*: a tmpfs (read-only
+//!   once built) holding read-only bind mounts of the configured toolchain folders, a `/dev`
+//!   with only null, zero and urandom, and empty mount points `box`, `tmp`, `proc`, `.old`;
+//! - per run, in the init's copy of that namespace: the box folder bound at `/box`, a fresh
+//!   tmpfs at `/tmp`, the `/proc` of the box's PID namespace, then `pivot_root` into the
+//!   template and the host's tree detached.
+//!
+//! A run thus copies a finished tree instead of building one.
 
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -31,19 +36,6 @@ pub enum RootfsError {
         /// Why.
         source: std::io::Error,
     },
-}
-
-/// What the root is made of.
-#[derive(Debug, Clone)]
-pub struct RootSpec<'a> {
-    /// Empty host folder used as the mount point of the new root.
-    pub root_dir: &'a Path,
-    /// Host folder mounted read-write at `/box`.
-    pub box_dir: &'a Path,
-    /// Host paths bind-mounted read-only at the same path (symlinks are recreated as such).
-    pub mounts: &'a [PathBuf],
-    /// Size of `/tmp` in MiB.
-    pub tmp_size_mb: u64,
 }
 
 fn sys<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(nix::Error) -> RootfsError + 'a {
@@ -108,10 +100,11 @@ fn place(root: &Path, host: &Path) -> Result<(), RootfsError> {
     }
 }
 
-/// Builds the root at `spec.root_dir` and pivots into it; the working folder becomes `/box`.
-/// Must run in a fresh mount namespace, as PID 1 of a fresh PID namespace (for `/proc`).
-pub fn enter(spec: &RootSpec) -> Result<(), RootfsError> {
-    let root = spec.root_dir;
+/// In the helper, once: a private mount namespace holding the template at `root` (an empty
+/// host folder) built from `mounts`. The helper's next clones copy it.
+pub fn build_template(root: &Path, mounts: &[PathBuf]) -> Result<(), RootfsError> {
+    nix::sched::unshare(nix::sched::CloneFlags::CLONE_NEWNS)
+        .map_err(sys("unshare mount namespace for", root))?;
     mount(
         None::<&str>,
         "/",
@@ -128,27 +121,13 @@ pub fn enter(spec: &RootSpec) -> Result<(), RootfsError> {
         Some("size=2m,nr_inodes=4096,mode=0755"),
     )
     .map_err(sys("mount tmpfs root on", root))?;
-
-    for host in spec.mounts {
+    for host in mounts {
         place(root, host)?;
     }
-
-    let boxed = root.join("box");
-    std::fs::create_dir(&boxed).map_err(io("mkdir", &boxed))?;
-    bind(spec.box_dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
-
-    let tmp = root.join("tmp");
-    std::fs::create_dir(&tmp).map_err(io("mkdir", &tmp))?;
-    let opts = format!("size={}m,nr_inodes=16384,mode=1777", spec.tmp_size_mb);
-    mount(
-        Some("tmpfs"),
-        &tmp,
-        Some("tmpfs"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
-        Some(opts.as_str()),
-    )
-    .map_err(sys("mount tmpfs on", &tmp))?;
-
+    for dir in ["box", "tmp", "proc", ".old"] {
+        let d = root.join(dir);
+        std::fs::create_dir(&d).map_err(io("mkdir", &d))?;
+    }
     let dev = root.join("dev");
     std::fs::create_dir(&dev).map_err(io("mkdir", &dev))?;
     for name in ["null", "zero", "urandom"] {
@@ -169,27 +148,9 @@ pub fn enter(spec: &RootSpec) -> Result<(), RootfsError> {
         let target = dev.join(name);
         symlink(to, &target).map_err(io("symlink", &target))?;
     }
-
-    let proc_dir = root.join("proc");
-    std::fs::create_dir(&proc_dir).map_err(io("mkdir", &proc_dir))?;
-    mount(
-        Some("proc"),
-        &proc_dir,
-        Some("proc"),
-        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
-        None::<&str>,
-    )
-    .map_err(sys("mount proc on", &proc_dir))?;
-
-    let old = root.join(".old");
-    std::fs::create_dir(&old).map_err(io("mkdir", &old))?;
-    nix::unistd::pivot_root(root, &old).map_err(sys("pivot_root to", root))?;
-    nix::unistd::chdir("/").map_err(sys("chdir", Path::new("/")))?;
-    umount2("/.old", MntFlags::MNT_DETACH).map_err(sys("detach", Path::new("/.old")))?;
-    std::fs::remove_dir("/.old").map_err(io("rmdir", Path::new("/.old")))?;
     mount(
         None::<&str>,
-        "/",
+        root,
         None::<&str>,
         MsFlags::MS_BIND
             | MsFlags::MS_REMOUNT
@@ -198,7 +159,38 @@ pub fn enter(spec: &RootSpec) -> Result<(), RootfsError> {
             | MsFlags::MS_NODEV,
         None::<&str>,
     )
-    .map_err(sys("remount read-only", Path::new("/")))?;
+    .map_err(sys("remount read-only", root))
+}
+
+/// In the box's init (a fresh copy of the helper's mount namespace, PID 1 of a fresh PID
+/// namespace): mounts the run's parts into the template at `root` and pivots into it; the
+/// working folder becomes `/box`.
+pub fn enter(root: &Path, box_dir: &Path, tmp_size_mb: u64) -> Result<(), RootfsError> {
+    let boxed = root.join("box");
+    bind(box_dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
+    let tmp = root.join("tmp");
+    let opts = format!("size={tmp_size_mb}m,nr_inodes=16384,mode=1777");
+    mount(
+        Some("tmpfs"),
+        &tmp,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(opts.as_str()),
+    )
+    .map_err(sys("mount tmpfs on", &tmp))?;
+    let proc_dir = root.join("proc");
+    mount(
+        Some("proc"),
+        &proc_dir,
+        Some("proc"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC,
+        None::<&str>,
+    )
+    .map_err(sys("mount proc on", &proc_dir))?;
+    let old = root.join(".old");
+    nix::unistd::pivot_root(root, &old).map_err(sys("pivot_root to", root))?;
+    nix::unistd::chdir("/").map_err(sys("chdir", Path::new("/")))?;
+    umount2("/.old", MntFlags::MNT_DETACH).map_err(sys("detach", Path::new("/.old")))?;
     nix::unistd::chdir("/box").map_err(sys("chdir", Path::new("/box")))
 }
 

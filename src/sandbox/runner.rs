@@ -2,6 +2,7 @@
 //! the helper process, reads the outcome back and tears everything down.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -78,6 +79,9 @@ pub struct Sandbox {
     slot_cgroup: Option<Cgroup>,
     capabilities: Capabilities,
     name: String,
+    /// Empty folder on which the helper builds the slot's root template (in its own mount
+    /// namespace; the host only ever sees the empty folder).
+    template: PathBuf,
     seq: AtomicU64,
     server: Mutex<Option<Server>>,
 }
@@ -157,6 +161,17 @@ impl Sandbox {
             None
         };
         remove_stale(&config.box_root, cgroups.as_ref(), slot);
+        let template = config.box_root.join(format!("{name}.root"));
+        std::fs::DirBuilder::new()
+            .mode(0o755)
+            .create(&template)
+            .map_err(|source| {
+                SandboxError::BoxDir(BoxDirError::Io {
+                    op: "mkdir",
+                    path: template.clone(),
+                    source,
+                })
+            })?;
         let slot_cgroup = match &cgroups {
             Some(m @ CgroupManager::V1(_)) => Some(m.create(
                 &name,
@@ -177,6 +192,7 @@ impl Sandbox {
             slot_cgroup,
             capabilities,
             name,
+            template,
             seq: AtomicU64::new(0),
             server: Mutex::new(None),
         })
@@ -278,7 +294,7 @@ impl Sandbox {
             argv: request.argv.clone(),
             env,
             box_dir: run_dir.box_path(),
-            root_dir: run_dir.root_path(),
+            root_dir: self.template.clone(),
             stdin: request
                 .stdin
                 .clone()
@@ -423,6 +439,7 @@ impl Drop for Sandbox {
         if let Some(cg) = &self.slot_cgroup {
             let _ = cg.remove();
         }
+        let _ = std::fs::remove_dir(&self.template);
     }
 }
 

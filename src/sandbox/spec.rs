@@ -17,7 +17,7 @@ pub struct BoxSpec {
     pub env: Vec<(String, String)>,
     /// Host folder mounted at `/box` (the working folder).
     pub box_dir: PathBuf,
-    /// Empty host folder, the mount point of the box's new root.
+    /// Empty host folder on which the helper builds the slot's root template (once).
     pub root_dir: PathBuf,
     /// Host file on stdin.
     pub stdin: PathBuf,
