@@ -225,6 +225,88 @@ impl Queue for Signalling {
     }
 }
 
+/// A copy of `binary-sudoku` whose tests are its real tests repeated up to `count`, so the
+/// fixed cost per submission and the cost per test can be told apart.
+fn repeated_problem(config: &Config, dir: &Path, count: usize) -> sudojudge::problem::Problem {
+    let src = config.problems.dir.join("binary-sudoku");
+    let dst = dir.join(format!("n{count}")).join("binary-sudoku");
+    std::fs::create_dir_all(dst.join("data/secret")).unwrap();
+    for f in ["problem.toml", "statement.md"] {
+        std::fs::copy(src.join(f), dst.join(f)).unwrap();
+    }
+    let real = sudojudge::problem::load(&src).unwrap().tests;
+    for i in 0..count {
+        let t = &real[i % real.len()];
+        std::fs::copy(&t.input, dst.join(format!("data/secret/{i:03}.in"))).unwrap();
+        std::fs::copy(&t.answer, dst.join(format!("data/secret/{i:03}.ans"))).unwrap();
+    }
+    sudojudge::problem::load(&dst).unwrap()
+}
+
+/// Judges `rounds` submissions of the accepted C solution one at a time through the worker;
+/// returns the medians of (judge overhead per submission, sandboxed run time per test) in ms.
+async fn overhead_rounds(
+    config: &Config,
+    executor: &Arc<Timed<SandboxExecutor>>,
+    problem: sudojudge::problem::Problem,
+    rounds: usize,
+) -> (f64, f64) {
+    let source = std::fs::read_to_string("tests/fixtures/binary-sudoku/ac.c").unwrap();
+    let tests = problem.tests.len();
+    let dir = tempfile::tempdir().unwrap();
+    let queue = Arc::new(Signalling {
+        inner: SqliteStore::open(&dir.path().join("bench.db"))
+            .await
+            .unwrap(),
+        done: Notify::new(),
+    });
+    let (stop, shutdown) = watch::channel(false);
+    let problems: Problems = [(problem.id.clone(), problem)].into_iter().collect();
+    let ctx = WorkerContext {
+        queue: Arc::clone(&queue),
+        problems: Arc::new(problems),
+        wake: Arc::new(Notify::new()),
+        shutdown,
+    };
+    let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
+    let handle = worker::spawn("bench".into(), judge, ctx.clone());
+    let (mut overheads, mut run_per_test) = (Vec::new(), Vec::new());
+    for round in 0..=rounds {
+        let timed = &**executor;
+        let (c0, r0, k0) = (
+            timed.compile_ns.load(Ordering::Relaxed),
+            timed.run_ns.load(Ordering::Relaxed),
+            timed.runs.load(Ordering::Relaxed),
+        );
+        let t = Instant::now();
+        let id = queue
+            .enqueue(NewSubmission {
+                problem: "binary-sudoku".into(),
+                language: "c".into(),
+                source: source.clone(),
+            })
+            .await
+            .unwrap();
+        ctx.wake.notify_one();
+        queue.done.notified().await;
+        let total = t.elapsed().as_nanos() as f64;
+        let compile = (timed.compile_ns.load(Ordering::Relaxed) - c0) as f64;
+        let runs = (timed.run_ns.load(Ordering::Relaxed) - r0) as f64;
+        let count = (timed.runs.load(Ordering::Relaxed) - k0) as usize;
+        let got = queue.inner.get(id).await.unwrap().unwrap();
+        assert_eq!(got.verdict.map(|v| v.as_str()), Some("AC"), "{got:?}");
+        assert_eq!(count, tests);
+        if round == 0 {
+            continue; // warm-up
+        }
+        overheads.push((total - compile - runs) / 1e6);
+        run_per_test.push(runs / count as f64 / 1e6);
+    }
+    let _ = stop.send(true);
+    let _ = handle.await;
+    (median(&mut overheads), median(&mut run_per_test))
+}
+
 async fn bench_overhead(config: &Config) {
     if std::env::var_os("SUDOJUDGE_HELPER").is_none() {
         std::env::set_var("SUDOJUDGE_HELPER", env!("CARGO_BIN_EXE_sudojudge"));
@@ -236,10 +318,6 @@ async fn bench_overhead(config: &Config) {
             return;
         }
     };
-    let problem_id = "binary-sudoku";
-    let problems = load_problems(config);
-    let tests = problems[problem_id].tests.len();
-    let source = std::fs::read_to_string("tests/fixtures/binary-sudoku/ac.c").unwrap();
     let timed = Arc::new(Timed {
         inner: executor,
         compile_ns: AtomicU64::new(0),
@@ -247,64 +325,27 @@ async fn bench_overhead(config: &Config) {
         runs: AtomicU64::new(0),
     });
     let dir = tempfile::tempdir().unwrap();
-    let queue = Arc::new(Signalling {
-        inner: SqliteStore::open(&dir.path().join("bench.db"))
-            .await
-            .unwrap(),
-        done: Notify::new(),
-    });
-    let (stop, shutdown) = watch::channel(false);
-    let ctx = WorkerContext {
-        queue: Arc::clone(&queue),
-        problems: Arc::new(problems),
-        wake: Arc::new(Notify::new()),
-        shutdown,
-    };
-    let judge = Judge::new(Arc::clone(&timed), JudgeSettings::from_config(config));
-    let handle = worker::spawn("bench".into(), judge, ctx.clone());
-
     let n = rounds(15);
-    let (mut overheads, mut run_per_test) = (Vec::new(), Vec::new());
-    for round in 0..=n {
-        let (c0, r0, k0) = (
-            timed.compile_ns.load(Ordering::Relaxed),
-            timed.run_ns.load(Ordering::Relaxed),
-            timed.runs.load(Ordering::Relaxed),
-        );
-        let t = Instant::now();
-        let id = queue
-            .enqueue(NewSubmission {
-                problem: problem_id.into(),
-                language: "c".into(),
-                source: source.clone(),
-            })
-            .await
-            .unwrap();
-        ctx.wake.notify_one();
-        queue.done.notified().await;
-        let total = t.elapsed().as_nanos() as f64;
-        let compile = (timed.compile_ns.load(Ordering::Relaxed) - c0) as f64;
-        let runs = (timed.run_ns.load(Ordering::Relaxed) - r0) as f64;
-        let count = (timed.runs.load(Ordering::Relaxed) - k0) as f64;
-        let got = queue.inner.get(id).await.unwrap().unwrap();
-        assert_eq!(got.verdict.map(|v| v.as_str()), Some("AC"), "{got:?}");
-        assert_eq!(count as usize, tests);
-        if round == 0 {
-            continue; // warm-up
-        }
-        overheads.push((total - compile - runs) / count / 1e6);
-        run_per_test.push(runs / count / 1e6);
-    }
-    let _ = stop.send(true);
-    ctx.wake.notify_waiters();
-    let _ = handle.await;
-    let (overhead, run) = (median(&mut overheads), median(&mut run_per_test));
+    const MANY: usize = 20;
+    let (one, run_one) =
+        overhead_rounds(config, &timed, repeated_problem(config, dir.path(), 1), n).await;
+    let (many, run_many) = overhead_rounds(
+        config,
+        &timed,
+        repeated_problem(config, dir.path(), MANY),
+        n,
+    )
+    .await;
+    let marginal = (many - one) / (MANY - 1) as f64;
     println!(
-        "overhead: {problem_id}, accepted C, {tests} tests, {n} rounds (medians per test)\n  \
-         judge overhead (claim, scheduling, checker, storage)  {overhead:7.3} ms\n  \
-         sandboxed run itself (baseline)                       {run:7.3} ms\n  \
-         ratio overhead/run                                    {:.3}",
-        overhead / run
+        "overhead: binary-sudoku, accepted C, {n} rounds (medians, ms), compile excluded\n  \
+         1 test:   judge overhead per submission {one:7.3}   sandboxed run per test {run_one:7.3}\n  \
+         {MANY} tests:  judge overhead per submission {many:7.3}   sandboxed run per test {run_many:7.3}\n  \
+         overhead per test at {MANY} tests  {:7.3} ms   (ratio to the run: {:.3})\n  \
+         marginal overhead per extra test  {marginal:7.3} ms   (ratio to the run: {:.3})",
+        many / MANY as f64,
+        many / MANY as f64 / run_many,
+        marginal / run_many
     );
 }
 

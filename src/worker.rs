@@ -145,9 +145,9 @@ async fn process<Q: Queue, E: Executor>(
         verdict = %report.verdict,
         score = report.score,
         time_ms = report.time_ms,
-        judged_ms = started.elapsed().as_millis() as u64,
+        took_ms = started.elapsed().as_millis() as u64,
         worker = %name,
-        cause = report.message.as_deref().unwrap_or(""),
+        cause = report.message.as_deref(),
         "judged"
     );
 }

@@ -17,7 +17,12 @@ async fn fifty_concurrent_submissions_are_all_judged() {
     let wa = fixture("binary-sudoku", "wa.py");
     let ac = fixture("binary-sudoku", "ac.c");
     let posts = (0..50).map(|i| {
-        let (c, d, src, lang) = (&c, &d, if i % 10 == 0 { &ac } else { &wa }, if i % 10 == 0 { "c" } else { "python" });
+        let (c, d, src, lang) = (
+            &c,
+            &d,
+            if i % 10 == 0 { &ac } else { &wa },
+            if i % 10 == 0 { "c" } else { "python" },
+        );
         async move { submit(c, d, "binary-sudoku", lang, src).await }
     });
     let mut ids = futures_join_all(posts).await;
@@ -30,12 +35,21 @@ async fn fifty_concurrent_submissions_are_all_judged() {
         assert_eq!(s["verdict"], expected, "{s}");
         assert!(!s["tests"].as_array().unwrap().is_empty());
     }
-    let h: Value = c.get(d.url("/api/health")).send().await.unwrap().json().await.unwrap();
+    let h: Value = c
+        .get(d.url("/api/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(h["queue_depth"], 0);
 }
 
 /// Runs futures concurrently (no `futures` crate in the dependencies).
-async fn futures_join_all<F: std::future::Future<Output = i64>>(futs: impl Iterator<Item = F>) -> Vec<i64> {
+async fn futures_join_all<F: std::future::Future<Output = i64>>(
+    futs: impl Iterator<Item = F>,
+) -> Vec<i64> {
     let mut set = Vec::new();
     for f in futs {
         set.push(f);

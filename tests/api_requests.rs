@@ -13,10 +13,30 @@ async fn error_of(r: reqwest::Response, status: u16) -> String {
     let v: Value = r.json().await.unwrap();
     let code = v["error"]["code"].as_str().expect("error.code").to_string();
     assert!(
-        v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()),
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
         "{v}"
     );
     code
+}
+
+/// A body far over the server's limit is refused from its Content-Length alone (the server
+/// answers 413 and closes without reading it, so a raw socket reads the answer).
+async fn oversized_body_status(d: &Daemon) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = d.base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /api/submissions HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n",
+        64 * 1024 * 1024
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    s.write_all(b"{\"source\": \"").await.unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = s.read(&mut answer).await.unwrap();
+    String::from_utf8_lossy(&answer[..n]).into_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -27,17 +47,38 @@ async fn reads_runs_and_bad_requests() {
     let c = client();
 
     // Health.
-    let h: Value = c.get(d.url("/api/health")).send().await.unwrap().json().await.unwrap();
+    let h: Value = c
+        .get(d.url("/api/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(h["ok"], true);
     assert_eq!(h["workers"], 1);
     assert_eq!(h["queue_depth"], 0);
     assert!(h["sandbox"].is_object(), "{h}");
 
     // Problems.
-    let list: Value = c.get(d.url("/api/problems")).send().await.unwrap().json().await.unwrap();
-    let ids: Vec<&str> = list.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let list: Value = c
+        .get(d.url("/api/problems"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["binary-sudoku", "sudoku", "target-sudoku"]);
-    assert_eq!(list[1]["time_limit_ms"], 3000);
+    let sudoku = sudojudge::problem::load(&problems.join("sudoku")).unwrap();
+    assert_eq!(list[1]["time_limit_ms"], sudoku.time_limit_ms);
+    assert_eq!(list[1]["tests"], sudoku.tests.len());
     let one: Value = c
         .get(d.url("/api/problems/target-sudoku"))
         .send()
@@ -48,7 +89,14 @@ async fn reads_runs_and_bad_requests() {
         .unwrap();
     assert!(!one["statement"].as_str().unwrap().is_empty());
     assert!(one["samples"][0]["input"].as_str().unwrap().contains('0'));
-    assert_eq!(error_of(c.get(d.url("/api/problems/chess")).send().await.unwrap(), 404).await, "not_found");
+    assert_eq!(
+        error_of(
+            c.get(d.url("/api/problems/chess")).send().await.unwrap(),
+            404
+        )
+        .await,
+        "not_found"
+    );
 
     // Bad submissions: nothing stored.
     let post = |body: String| {
@@ -57,16 +105,34 @@ async fn reads_runs_and_bad_requests() {
             .body(body)
             .send()
     };
-    assert_eq!(error_of(post("{not json".into()).await.unwrap(), 400).await, "malformed_json");
-    assert_eq!(error_of(post(r#"{"problem":"sudoku"}"#.into()).await.unwrap(), 400).await, "malformed_json");
-    let body = |p: &str, l: &str, s: &str| json!({"problem": p, "language": l, "source": s}).to_string();
-    assert_eq!(error_of(post(body("chess", "c", "x")).await.unwrap(), 422).await, "unknown_problem");
-    assert_eq!(error_of(post(body("sudoku", "cobol", "x")).await.unwrap(), 422).await, "unknown_language");
-    assert_eq!(error_of(post(body("sudoku", "c", "  ")).await.unwrap(), 422).await, "invalid");
+    assert_eq!(
+        error_of(post("{not json".into()).await.unwrap(), 400).await,
+        "malformed_json"
+    );
+    assert_eq!(
+        error_of(post(r#"{"problem":"sudoku"}"#.into()).await.unwrap(), 400).await,
+        "malformed_json"
+    );
+    let body =
+        |p: &str, l: &str, s: &str| json!({"problem": p, "language": l, "source": s}).to_string();
+    assert_eq!(
+        error_of(post(body("chess", "c", "x")).await.unwrap(), 422).await,
+        "unknown_problem"
+    );
+    assert_eq!(
+        error_of(post(body("sudoku", "cobol", "x")).await.unwrap(), 422).await,
+        "unknown_language"
+    );
+    assert_eq!(
+        error_of(post(body("sudoku", "c", "  ")).await.unwrap(), 422).await,
+        "invalid"
+    );
     let big = "x".repeat(256 * 1024 + 1);
-    assert_eq!(error_of(post(body("sudoku", "c", &big)).await.unwrap(), 413).await, "too_large");
-    let huge = "x".repeat(4 * 1024 * 1024);
-    assert_eq!(error_of(post(body("sudoku", "c", &huge)).await.unwrap(), 413).await, "too_large");
+    assert_eq!(
+        error_of(post(body("sudoku", "c", &big)).await.unwrap(), 413).await,
+        "too_large"
+    );
+    assert!(oversized_body_status(&d).await.starts_with("HTTP/1.1 413"));
     let r = c
         .post(d.url("/api/submissions"))
         .body(body("sudoku", "c", "int main(){}"))
@@ -74,30 +140,74 @@ async fn reads_runs_and_bad_requests() {
         .await
         .unwrap();
     assert_eq!(error_of(r, 415).await, "unsupported_media_type");
-    let listed: Value = c.get(d.url("/api/submissions")).send().await.unwrap().json().await.unwrap();
-    assert_eq!(listed.as_array().unwrap().len(), 0, "bad requests stored nothing");
+    let listed: Value = c
+        .get(d.url("/api/submissions"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        0,
+        "bad requests stored nothing"
+    );
 
     // Missing submissions, bad queries, unknown routes.
-    for path in ["/api/submissions/999", "/api/submissions/abc", "/api/nothing"] {
-        assert_eq!(error_of(c.get(d.url(path)).send().await.unwrap(), 404).await, "not_found");
+    for path in [
+        "/api/submissions/999",
+        "/api/submissions/abc",
+        "/api/nothing",
+    ] {
+        assert_eq!(
+            error_of(c.get(d.url(path)).send().await.unwrap(), 404).await,
+            "not_found"
+        );
     }
-    let r = c.post(d.url("/api/submissions/999/rejudge")).send().await.unwrap();
+    let r = c
+        .post(d.url("/api/submissions/999/rejudge"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(error_of(r, 404).await, "not_found");
     for q in ["limit=0", "limit=abc", "before=x", "color=red"] {
-        let r = c.get(d.url(&format!("/api/submissions?{q}"))).send().await.unwrap();
+        let r = c
+            .get(d.url(&format!("/api/submissions?{q}")))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(error_of(r, 400).await, "bad_query", "{q}");
     }
 
     // Listing newest first, by problem, with paging.
-    let a = submit(&c, &d, "binary-sudoku", "python", &fixture("binary-sudoku", "wa.py")).await;
+    let a = submit(
+        &c,
+        &d,
+        "binary-sudoku",
+        "python",
+        &fixture("binary-sudoku", "wa.py"),
+    )
+    .await;
     let b = submit(&c, &d, "sudoku", "c", &fixture("sudoku", "ce.c")).await;
-    let e = submit(&c, &d, "binary-sudoku", "c", &fixture("binary-sudoku", "ce.c")).await;
+    let e = submit(
+        &c,
+        &d,
+        "binary-sudoku",
+        "c",
+        &fixture("binary-sudoku", "ce.c"),
+    )
+    .await;
     let page = |q: &'static str| {
         let c = c.clone();
         let url = d.url(&format!("/api/submissions?{q}"));
         async move {
             let v: Value = c.get(url).send().await.unwrap().json().await.unwrap();
-            v.as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect::<Vec<_>>()
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["id"].as_i64().unwrap())
+                .collect::<Vec<_>>()
         }
     };
     assert_eq!(page("").await, [e, b, a]);
@@ -119,14 +229,38 @@ async fn reads_runs_and_bad_requests() {
     let r = run("c", echo, "2 40").await.unwrap();
     assert_eq!(r.status(), 200);
     let v: Value = r.json().await.unwrap();
-    assert_eq!((v["status"].as_str(), v["stdout"].as_str()), (Some("ok"), Some("42\n")), "{v}");
+    assert_eq!(
+        (v["status"].as_str(), v["stdout"].as_str()),
+        (Some("ok"), Some("42\n")),
+        "{v}"
+    );
     assert_eq!(v["compile"]["ok"], true);
-    let v: Value = run("python", "import sys\nsys.exit(4)", "").await.unwrap().json().await.unwrap();
-    assert_eq!((v["status"].as_str(), v["exit_code"].as_i64()), (Some("runtime_error"), Some(4)), "{v}");
-    let v: Value = run("c", "int main( {", "").await.unwrap().json().await.unwrap();
+    let v: Value = run("python", "import sys\nsys.exit(4)", "")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (v["status"].as_str(), v["exit_code"].as_i64()),
+        (Some("runtime_error"), Some(4)),
+        "{v}"
+    );
+    let v: Value = run("c", "int main( {", "")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert_eq!(v["status"], "compile_error", "{v}");
     assert!(v["compile"]["log"].as_str().unwrap().contains("error"));
-    assert_eq!(error_of(run("cobol", "x", "").await.unwrap(), 422).await, "unknown_language");
+    assert_eq!(
+        error_of(run("cobol", "x", "").await.unwrap(), 422).await,
+        "unknown_language"
+    );
     let big_stdin = "1".repeat(1024 * 1024 + 1);
-    assert_eq!(error_of(run("c", echo, &big_stdin).await.unwrap(), 413).await, "too_large");
+    assert_eq!(
+        error_of(run("c", echo, &big_stdin).await.unwrap(), 413).await,
+        "too_large"
+    );
 }

@@ -11,7 +11,11 @@ use daemon::{client, fixture, get, submit, trimmed_problems, wait_done, Daemon};
 async fn wait_running(c: &reqwest::Client, d: &Daemon, id: i64) {
     let started = Instant::now();
     while get(c, d, id).await["status"] != "running" {
-        assert!(started.elapsed() < Duration::from_secs(60), "{id} never ran:\n{}", d.log());
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{id} never ran:\n{}",
+            d.log()
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -34,7 +38,16 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
     {
         let mut d = Daemon::start(dir.path(), &db, &problems, 2);
         for (file, lang, _) in cases {
-            ids.push(submit(&c, &d, "binary-sudoku", lang, &fixture("binary-sudoku", file)).await);
+            ids.push(
+                submit(
+                    &c,
+                    &d,
+                    "binary-sudoku",
+                    lang,
+                    &fixture("binary-sudoku", file),
+                )
+                .await,
+            );
         }
         wait_running(&c, &d, ids[0]).await;
         d.kill9();
@@ -54,7 +67,14 @@ async fn sigterm_stops_cleanly_and_requeues_the_submission_in_flight() {
     let db = dir.path().join("judge.db");
     let c = client();
     let mut d = Daemon::start(dir.path(), &db, &problems, 1);
-    let id = submit(&c, &d, "binary-sudoku", "c", &fixture("binary-sudoku", "tle.c")).await;
+    let id = submit(
+        &c,
+        &d,
+        "binary-sudoku",
+        "c",
+        &fixture("binary-sudoku", "tle.c"),
+    )
+    .await;
     wait_running(&c, &d, id).await;
     let status = d.terminate(Duration::from_secs(20));
     assert!(status.success(), "exit status {status:?}:\n{}", d.log());

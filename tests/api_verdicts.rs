@@ -5,6 +5,7 @@
 #[path = "fixtures/daemon.rs"]
 mod daemon;
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use daemon::{client, fixture, get, submit, trimmed_problems, wait_done, Daemon};
@@ -29,27 +30,39 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("binary-sudoku", "ce.c", "c", "CE"),
 ];
 
-fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
+fn check_verdict(
+    s: &Value,
+    problem: &str,
+    file: &str,
+    expected: &str,
+    limits: &BTreeMap<String, u64>,
+) {
     let what = format!("{problem}/{file}: {s:#}");
     assert_eq!(s["verdict"], expected, "{what}");
     let tests = s["tests"].as_array().unwrap();
     match expected {
         "CE" => {
             assert_eq!(s["compile"]["ok"], false, "{what}");
-            assert!(s["compile"]["log"].as_str().unwrap().contains("error"), "{what}");
+            assert!(
+                s["compile"]["log"].as_str().unwrap().contains("error"),
+                "{what}"
+            );
             assert!(tests.is_empty(), "{what}");
             assert_eq!(s["score"], 0);
         }
         "AC" => {
             assert_eq!(s["score"], 100, "{what}");
-            assert!(tests.len() >= 2, "{what}");
+            assert!(!tests.is_empty(), "{what}");
             assert!(tests.iter().all(|t| t["verdict"] == "AC"), "{what}");
         }
         _ => {
             assert_eq!(s["compile"]["ok"], true, "{what}");
             let first = &tests[0];
             assert_eq!(first["verdict"], expected, "{what}");
-            assert!(first["message"].as_str().is_some_and(|m| !m.is_empty()), "{what}");
+            assert!(
+                first["message"].as_str().is_some_and(|m| !m.is_empty()),
+                "{what}"
+            );
             assert!(s["score"].as_u64().unwrap() < 100, "{what}");
         }
     }
@@ -58,12 +71,11 @@ fn check_verdict(s: &Value, problem: &str, file: &str, expected: &str) {
         ("target-sudoku", "RE") => assert_eq!(tests[0]["signal"], 11, "{what}"),
         ("binary-sudoku", "RE") => assert_eq!(tests[0]["signal"], 6, "{what}"),
         (_, "TLE") => {
-            let limit = match problem {
-                "sudoku" => 3000,
-                "target-sudoku" => 2000,
-                _ => 1000,
-            };
-            assert!(tests[0]["time_ms"].as_u64().unwrap() >= limit * 9 / 10, "{what}");
+            let limit = limits[problem];
+            // The CPU limit, or the wall limit on a loaded machine.
+            let cpu = tests[0]["time_ms"].as_u64().unwrap();
+            let wall = tests[0]["wall_ms"].as_u64().unwrap();
+            assert!(cpu >= limit * 9 / 10 || wall >= limit, "{what}");
             assert!(tests.iter().all(|t| t["verdict"] == "TLE"), "{what}");
         }
         _ => {}
@@ -75,6 +87,11 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     let dir = tempfile::tempdir().unwrap();
     let problems = trimmed_problems(dir.path(), 2);
     let d = Daemon::start(dir.path(), &dir.path().join("db/judge.db"), &problems, 2);
+    let limits: BTreeMap<String, u64> = sudojudge::problem::load_all(&problems)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.id, p.time_limit_ms))
+        .collect();
     let c = client();
 
     let mut ids = Vec::new();
@@ -83,12 +100,12 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     }
     let done = wait_done(&c, &d, &ids, Duration::from_secs(240)).await;
     for (s, (problem, file, _, expected)) in done.iter().zip(CASES) {
-        check_verdict(s, problem, file, expected);
+        check_verdict(s, problem, file, expected, &limits);
     }
 
     // One log line per judged submission.
     let log = d.log();
-    assert_eq!(log.matches("judged").count(), CASES.len(), "{log}");
+    assert_eq!(log.matches(" judged id=").count(), CASES.len(), "{log}");
 
     // Rejudge: results replaced, verdict unchanged, a fresh finish time.
     let (ac, wa) = (ids[3], ids[4]);
@@ -105,7 +122,10 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
     }
     let again = wait_done(&c, &d, &[ac, wa], Duration::from_secs(60)).await;
     assert_eq!(again[0]["verdict"], "AC");
-    assert_eq!(again[0]["tests"].as_array().unwrap().len(), before["tests"].as_array().unwrap().len());
+    assert_eq!(
+        again[0]["tests"].as_array().unwrap().len(),
+        before["tests"].as_array().unwrap().len()
+    );
     assert_ne!(again[0]["finished_at"], before["finished_at"]);
     assert_eq!(again[1]["verdict"], "WA");
 
@@ -118,7 +138,14 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
         .await
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("queued"), "{stdout}");
-    assert!(stdout.contains("AC") && stdout.contains("score 100"), "{stdout}");
+    assert!(
+        stdout.contains("AC") && stdout.contains("score 100"),
+        "{stdout}"
+    );
 }

@@ -151,45 +151,53 @@ impl<E: Executor> Judge<E> {
     }
 
     /// Runs and checks every test in order; stops early only when `stop()` turns true.
+    ///
+    /// The whole loop runs in one `spawn_blocking` task: one thread hand-off per submission
+    /// rather than two per test, which is most of the judge's own overhead on a busy host.
     pub async fn run_tests(
         &self,
         problem: &Problem,
         language: &str,
         program: Arc<E::Program>,
         compile: CompileInfo,
-        stop: impl Fn() -> bool,
+        stop: impl Fn() -> bool + Send + 'static,
     ) -> Result<JudgeReport, Interrupted> {
         let limits = self.settings.test_limits(problem);
-        let mut results = Vec::with_capacity(problem.tests.len());
-        let mut degraded = false;
-        for test in &problem.tests {
-            if stop() {
-                return Err(Interrupted);
+        let executor = Arc::clone(&self.executor);
+        let tests = problem.tests.clone();
+        let (checker, check) = (problem.checker, self.check);
+        let joined = tokio::task::spawn_blocking(move || {
+            let mut results = Vec::with_capacity(tests.len());
+            let mut degraded = false;
+            for test in &tests {
+                if stop() {
+                    return Err(Interrupted);
+                }
+                let (result, was_degraded) =
+                    judge_test(&*executor, &program, test, limits, checker, check);
+                degraded |= was_degraded;
+                results.push(result);
             }
-            let executor = Arc::clone(&self.executor);
-            let program = Arc::clone(&program);
-            let test_case = test.clone();
-            let (checker, check) = (problem.checker, self.check);
-            let joined = tokio::task::spawn_blocking(move || {
-                judge_test(&*executor, &program, &test_case, limits, checker, check)
-            })
-            .await;
-            let (result, was_degraded) = joined.unwrap_or_else(|e| {
-                (
-                    system_error(&test.name, format!("test task failed: {e}")),
-                    false,
-                )
-            });
-            degraded |= was_degraded;
-            results.push(result);
+            Ok((results, degraded))
+        })
+        .await;
+        match joined {
+            Ok(Ok((results, degraded))) => Ok(JudgeReport::from_tests(
+                &problem.id,
+                language,
+                compile,
+                results,
+                degraded,
+            )),
+            Ok(Err(Interrupted)) => Err(Interrupted),
+            Err(e) => Ok(JudgeReport::without_tests(
+                &problem.id,
+                language,
+                Verdict::SE,
+                compile,
+                Some(format!("the test task failed: {e}")),
+            )),
         }
-        Ok(JudgeReport::from_tests(
-            &problem.id,
-            language,
-            compile,
-            results,
-            degraded,
-        ))
     }
 
     /// Compiles and runs every test: the whole judgement of one source.

@@ -79,15 +79,10 @@ pub async fn get(
         .ok_or_else(|| ApiError::NotFound(format!("no problem {id:?}")))?;
     let mut samples = Vec::new();
     for t in p.tests.iter().filter(|t| t.name.starts_with("sample/")) {
-        let read = |path: &std::path::Path| {
-            std::fs::read(path)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .map_err(|e| ApiError::Internal(format!("cannot read {}: {e}", path.display())))
-        };
         samples.push(Sample {
             name: t.name.clone(),
-            input: read(&t.input)?,
-            answer: read(&t.answer)?,
+            input: read_text(&t.input).await?,
+            answer: read_text(&t.answer).await?,
         });
     }
     Ok(Json(ProblemDetail {
@@ -95,4 +90,11 @@ pub async fn get(
         statement: p.statement.clone(),
         samples,
     }))
+}
+
+async fn read_text(path: &std::path::Path) -> ApiResult<String> {
+    tokio::fs::read(path)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .map_err(|e| ApiError::Internal(format!("cannot read {}: {e}", path.display())))
 }

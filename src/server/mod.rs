@@ -13,7 +13,10 @@ pub mod daemon;
 pub mod error;
 pub mod state;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header::CONTENT_LENGTH;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
@@ -43,7 +46,26 @@ pub fn router(state: AppState) -> Router {
         .route("/api/runs", post(api_runs::create))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            reject_declared_oversize(body_limit, req, next)
+        }))
         .with_state(state)
+}
+
+/// Refuses a body whose declared length is over the limit before reading any of it.
+async fn reject_declared_oversize(limit: usize, req: Request, next: Next) -> Response {
+    let declared = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match declared {
+        Some(len) if len > limit as u64 => ApiError::TooLarge(format!(
+            "request body of {len} bytes; the limit is {limit} bytes"
+        ))
+        .into_response(),
+        _ => next.run(req).await,
+    }
 }
 
 async fn not_found(uri: axum::http::Uri) -> ApiError {

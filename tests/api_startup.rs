@@ -1,0 +1,55 @@
+//! Start-up: the daemon refuses to run without isolation and says what is missing, unless the
+//! config allows degraded mode, which it then reports.
+
+#[path = "fixtures/daemon.rs"]
+mod daemon;
+
+use std::process::Command;
+
+use daemon::{client, trimmed_problems, write_config, Daemon};
+use serde_json::Value;
+
+const NO_CGROUPS: &str = "[sandbox]\ncgroup_root = \"/nonexistent/cgroup\"\n";
+
+#[test]
+fn refuses_to_start_without_isolation_and_names_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let config = write_config(dir.path(), &problems, NO_CGROUPS);
+    let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .arg("--config")
+        .arg(&config)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(dir.path().join("judge.db"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cgroups"), "{stderr}");
+    assert!(stderr.contains("allow_degraded"), "{stderr}");
+    assert!(!dir.path().join("judge.db").exists(), "nothing started");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn degraded_mode_when_allowed_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let extra = format!("{NO_CGROUPS}allow_degraded = true\n");
+    let d = Daemon::start_with(
+        dir.path(),
+        &dir.path().join("judge.db"),
+        &problems,
+        1,
+        &extra,
+    );
+    let h: Value = client()
+        .get(d.url("/api/health"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(h["sandbox"]["isolated"], false, "{h}");
+    assert!(d.log().contains("DEGRADED"), "{}", d.log());
+}

@@ -1,0 +1,89 @@
+//! `sudojudge judge` end to end with the real sandbox and the real problem packages.
+
+use std::process::Command;
+
+fn judge(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("judge")
+        .args(args)
+        .output()
+        .expect("run sudojudge judge")
+}
+
+#[test]
+fn judge_prints_the_design_json_and_a_table_and_exits_0_whatever_the_verdict() {
+    let out = judge(&[
+        "binary-sudoku",
+        "tests/fixtures/binary-sudoku/ac.c",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["verdict"], "AC", "{v}");
+    assert_eq!(
+        (v["problem"].as_str(), v["language"].as_str()),
+        (Some("binary-sudoku"), Some("c"))
+    );
+    assert_eq!(v["score"], 100);
+    assert_eq!(v["compile"]["ok"], true);
+    let tests = v["tests"].as_array().unwrap();
+    assert!(!tests.is_empty());
+    assert_eq!(tests[0]["name"], "sample/1", "samples first");
+    for key in [
+        "time_ms",
+        "wall_ms",
+        "memory_kib",
+        "exit_code",
+        "signal",
+        "message",
+    ] {
+        assert!(tests[0].get(key).is_some(), "tests[].{key}");
+    }
+
+    // A wrong answer in Python (language from the extension), as a table.
+    let out = judge(&["binary-sudoku", "tests/fixtures/binary-sudoku/wa.py"]);
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("sample/1") && table.contains("WA"),
+        "{table}"
+    );
+    assert!(table.contains("binary-sudoku python"), "{table}");
+
+    // A compile error carries the compiler's message; still exit 0.
+    let out = judge(&[
+        "target-sudoku",
+        "tests/fixtures/target-sudoku/ce.cpp",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "CE");
+    assert!(
+        v["compile"]["log"].as_str().unwrap().contains("error"),
+        "{v}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_non_zero_with_a_message() {
+    let out = judge(&["chess", "tests/fixtures/binary-sudoku/ac.c"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("chess"));
+    let out = judge(&["binary-sudoku", "Cargo.toml"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--language"));
+    let out = judge(&[
+        "binary-sudoku",
+        "tests/fixtures/binary-sudoku/ac.c",
+        "--language",
+        "cobol",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cobol"));
+}
