@@ -5,8 +5,7 @@ mod daemon;
 
 use std::time::Duration;
 
-use daemon::{client, fixture, submit, trimmed_problems, wait_done, Daemon};
-use serde_json::Value;
+use daemon::{client, fixture, get_json, submit, trimmed_problems, wait_done, Daemon};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_submissions_are_all_judged() {
@@ -35,14 +34,7 @@ async fn fifty_concurrent_submissions_are_all_judged() {
         assert_eq!(s["verdict"], expected, "{s}");
         assert!(!s["tests"].as_array().unwrap().is_empty());
     }
-    let h: Value = c
-        .get(d.url("/api/health"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let h = get_json(&c, d.url("/api/health")).await;
     assert_eq!(h["queue_depth"], 0);
 }
 

@@ -5,7 +5,7 @@ mod daemon;
 
 use std::time::Duration;
 
-use daemon::{client, fixture, submit, trimmed_problems, Daemon};
+use daemon::{client, fixture, get_json, submit, trimmed_problems, Daemon};
 use serde_json::{json, Value};
 
 async fn error_of(r: reqwest::Response, status: u16) -> String {
@@ -47,28 +47,14 @@ async fn reads_runs_and_bad_requests() {
     let c = client();
 
     // Health.
-    let h: Value = c
-        .get(d.url("/api/health"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let h = get_json(&c, d.url("/api/health")).await;
     assert_eq!(h["ok"], true);
     assert_eq!(h["workers"], 1);
     assert_eq!(h["queue_depth"], 0);
     assert!(h["sandbox"].is_object(), "{h}");
 
     // Problems.
-    let list: Value = c
-        .get(d.url("/api/problems"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let list = get_json(&c, d.url("/api/problems")).await;
     let ids: Vec<&str> = list
         .as_array()
         .unwrap()
@@ -79,14 +65,7 @@ async fn reads_runs_and_bad_requests() {
     let sudoku = sudojudge::problem::load(&problems.join("sudoku")).unwrap();
     assert_eq!(list[1]["time_limit_ms"], sudoku.time_limit_ms);
     assert_eq!(list[1]["tests"], sudoku.tests.len());
-    let one: Value = c
-        .get(d.url("/api/problems/target-sudoku"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let one = get_json(&c, d.url("/api/problems/target-sudoku")).await;
     assert!(!one["statement"].as_str().unwrap().is_empty());
     assert!(one["samples"][0]["input"].as_str().unwrap().contains('0'));
     assert_eq!(
@@ -140,14 +119,7 @@ async fn reads_runs_and_bad_requests() {
         .await
         .unwrap();
     assert_eq!(error_of(r, 415).await, "unsupported_media_type");
-    let listed: Value = c
-        .get(d.url("/api/submissions"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let listed = get_json(&c, d.url("/api/submissions")).await;
     assert_eq!(
         listed.as_array().unwrap().len(),
         0,
@@ -202,7 +174,7 @@ async fn reads_runs_and_bad_requests() {
         let c = c.clone();
         let url = d.url(&format!("/api/submissions?{q}"));
         async move {
-            let v: Value = c.get(url).send().await.unwrap().json().await.unwrap();
+            let v = get_json(&c, url).await;
             v.as_array()
                 .unwrap()
                 .iter()
@@ -214,7 +186,7 @@ async fn reads_runs_and_bad_requests() {
     assert_eq!(page("problem=binary-sudoku").await, [e, a]);
     assert_eq!(page("problem=binary-sudoku&limit=1").await, [e]);
     let url = d.url(&format!("/api/submissions?before={e}&limit=5"));
-    let v: Value = c.get(url).send().await.unwrap().json().await.unwrap();
+    let v = get_json(&c, url).await;
     assert_eq!(v.as_array().unwrap().len(), 2);
     assert!(v[0].get("source").is_none(), "listings carry no source");
     daemon::wait_done(&c, &d, &[a, b, e], Duration::from_secs(60)).await;

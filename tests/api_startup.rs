@@ -6,8 +6,7 @@ mod daemon;
 
 use std::process::Command;
 
-use daemon::{client, trimmed_problems, write_config, Daemon};
-use serde_json::Value;
+use daemon::{client, get_json, trimmed_problems, write_config, Daemon};
 
 const NO_CGROUPS: &str = "[sandbox]\ncgroup_root = \"/nonexistent/cgroup\"\n";
 
@@ -42,14 +41,7 @@ async fn degraded_mode_when_allowed_is_reported() {
         1,
         &extra,
     );
-    let h: Value = client()
-        .get(d.url("/api/health"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let h = get_json(&client(), d.url("/api/health")).await;
     assert_eq!(h["sandbox"]["isolated"], false, "{h}");
     assert!(d.log().contains("DEGRADED"), "{}", d.log());
 }
