@@ -205,12 +205,38 @@ impl State {
         if self.cand[d] & bit == 0 {
             return false;
         }
-        // The digit leaves the cell's peers; every other digit leaves the cell.
-        let (keep_digit, keep_others) = (!PEERS[cell], !bit);
-        for (e, c) in self.cand.iter_mut().enumerate() {
-            *c &= if e == d { keep_digit } else { keep_others };
+        // Every other digit leaves the cell; the digit leaves the cell's peers.
+        let own = self.cand[d] & !PEERS[cell];
+        for c in &mut self.cand {
+            *c &= !bit;
         }
+        self.cand[d] = own;
         self.unsolved &= !bit;
+        true
+    }
+
+    /// Places every cell of `singles`, each a cell whose only candidate left is one digit
+    /// (naked singles): the other digits already left those cells, so only each digit's
+    /// peers need clearing, one board at a time. `false` when two of them share a digit and
+    /// a unit.
+    #[inline(always)]
+    fn place_naked(&mut self, singles: u128) -> bool {
+        for c in &mut self.cand {
+            let mut mine = *c & singles;
+            if mine == 0 {
+                continue;
+            }
+            let mut peers = 0u128;
+            while mine != 0 {
+                peers |= PEERS[mine.trailing_zeros() as usize];
+                mine &= mine - 1;
+            }
+            if peers & singles & *c != 0 {
+                return false;
+            }
+            *c &= !peers;
+        }
+        self.unsolved &= !singles;
         true
     }
 
@@ -228,16 +254,10 @@ impl State {
             if self.unsolved & !ones != 0 {
                 return false;
             }
-            let mut singles = ones & !twos;
+            let singles = ones & !twos;
             if singles != 0 {
-                while singles != 0 {
-                    let cell = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    let bit = 1u128 << cell;
-                    let Some(d) = self.cand.iter().position(|&c| c & bit != 0) else {
-                        return false;
-                    };
-                    self.place(cell, d);
+                if !self.place_naked(singles) {
+                    return false;
                 }
                 continue;
             }
