@@ -9,7 +9,8 @@
 
 use super::Grid;
 
-/// Bit `i` set for every cell `i` of each of the 27 units (9 rows, 9 columns, 9 boxes).
+/// Bit `i` set for every cell `i` of each of the 27 units (9 rows, 9 columns, 9 boxes; box
+/// `3 * stack + band`, the order [`units_of`] finds them in).
 const UNITS: [u128; 27] = units();
 /// Bit `j` set for every cell `j != i` that shares a unit with cell `i`.
 const PEERS: [u128; 81] = peers();
@@ -22,7 +23,7 @@ const fn cell_units() -> [u32; 81] {
     let mut i = 0;
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
-        masks[i] = (1 << r) | (1 << (9 + c)) | (1 << (18 + (r / 3) * 3 + c / 3));
+        masks[i] = (1 << r) | (1 << (9 + c)) | (1 << (18 + (c / 3) * 3 + r / 3));
         i += 1;
     }
     masks
@@ -35,7 +36,7 @@ const fn units() -> [u128; 27] {
         let (r, c) = (i / 9, i % 9);
         units[r] |= 1 << i;
         units[9 + c] |= 1 << i;
-        units[18 + (r / 3) * 3 + c / 3] |= 1 << i;
+        units[18 + (c / 3) * 3 + r / 3] |= 1 << i;
         i += 1;
     }
     units
@@ -47,7 +48,7 @@ const fn peers() -> [u128; 81] {
     let mut i = 0;
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
-        peers[i] = (units[r] | units[9 + c] | units[18 + (r / 3) * 3 + c / 3]) & !(1 << i);
+        peers[i] = (units[r] | units[9 + c] | units[18 + (c / 3) * 3 + r / 3]) & !(1 << i);
         i += 1;
     }
     peers
@@ -93,6 +94,39 @@ const FIRST_CELLS: u128 = cells(BAND_ROW[0], STACK_COL[0]);
 const ROW_SEG_FLAGS: u128 = cells(ALL9, STACK_COL[0]);
 /// Where a column segment's flag sits: its first cell (rows 0, 3, 6 of every column).
 const COL_SEG_FLAGS: u128 = cells(BAND_ROW[0], ALL9);
+
+/// The first cell of every row (column 0).
+const ROW_FIRST_CELLS: u128 = cells(ALL9, 1);
+
+/// The units (bit `u` for [`UNITS`]`[u]`) holding at least one cell of `t`, found with a
+/// few whole-board bit operations rather than cell by cell.
+#[inline(always)]
+fn units_of(t: u128) -> u32 {
+    let seg = (t | t >> 1 | t >> 2) & ROW_SEG_FLAGS;
+    // Rows: flags on each row's first cell (bit 9r), gathered to bit r by one multiply
+    // (rows 0 to 7 fit a u64; the products never overlap, so no carries).
+    let row_flags = (seg | seg >> 3 | seg >> 6) & ROW_FIRST_CELLS;
+    let low = (row_flags as u64).wrapping_mul(ROW_GATHER) >> 56;
+    let rows = (low as u32 & 0xff) | ((row_flags >> 72) as u32 & 1) << 8;
+    let col = t | t >> 27 | t >> 54;
+    let cols = (col | col >> 9 | col >> 18) as u32 & ALL9;
+    // Boxes: flags on each box's first cell (bit 27 * band + 3 * stack), then band 1 and 2
+    // moved next to band 0: bit 3 * stack + band.
+    let boxes = (seg | seg >> 9 | seg >> 18) & FIRST_CELLS;
+    let box_mask = (boxes | boxes >> 26 | boxes >> 52) as u32 & ALL9;
+    rows | cols << 9 | box_mask << 18
+}
+
+/// Moves bit 9r to bit 56 + r for r in 0..8 (see [`units_of`]).
+const ROW_GATHER: u64 = {
+    let mut m = 0u64;
+    let mut r = 0;
+    while r < 8 {
+        m |= 1 << (56 - 8 * r);
+        r += 1;
+    }
+    m
+};
 
 /// A row segment's three cells from the flag on its first cell.
 fn spread_row(flags: u128) -> u128 {
@@ -173,6 +207,8 @@ pub(crate) struct State {
     hidden_seen: [u128; 9],
     /// `cand` as locked candidates last left it for that digit.
     locked_seen: [u128; 9],
+    /// `placed_units[d]`: the units (as in [`UNITS`]) where digit `d + 1` is placed.
+    placed_units: [u32; 9],
 }
 
 impl State {
@@ -183,6 +219,7 @@ impl State {
             unsolved: ALL_CELLS,
             hidden_seen: [ALL_CELLS; 9],
             locked_seen: [ALL_CELLS; 9],
+            placed_units: [0; 9],
         };
         for (cell, &v) in puzzle.iter().enumerate() {
             match v {
@@ -211,6 +248,7 @@ impl State {
             *c &= !bit;
         }
         self.cand[d] = own;
+        self.placed_units[d] |= CELL_UNITS[cell];
         self.unsolved &= !bit;
         true
     }
@@ -221,14 +259,16 @@ impl State {
     /// a unit.
     #[inline(always)]
     fn place_naked(&mut self, singles: u128) -> bool {
-        for c in &mut self.cand {
+        for (c, placed) in self.cand.iter_mut().zip(&mut self.placed_units) {
             let mut mine = *c & singles;
             if mine == 0 {
                 continue;
             }
             let mut peers = 0u128;
             while mine != 0 {
-                peers |= PEERS[mine.trailing_zeros() as usize];
+                let cell = mine.trailing_zeros() as usize;
+                peers |= PEERS[cell];
+                *placed |= CELL_UNITS[cell];
                 mine &= mine - 1;
             }
             if peers & singles & *c != 0 {
@@ -299,27 +339,30 @@ impl State {
         let mut placed_any = false;
         for d in 0..9 {
             let now = self.cand[d];
-            let mut changed = self.hidden_seen[d] & !now;
+            let changed = self.hidden_seen[d] & !now;
             if changed == 0 {
                 continue;
             }
             self.hidden_seen[d] = now;
-            let mut units = 0u32;
-            while changed != 0 {
-                units |= CELL_UNITS[changed.trailing_zeros() as usize];
-                changed &= changed - 1;
-            }
+            // One or two changed cells (common deep in a search) are cheaper looked up.
+            let rest = changed & (changed - 1);
+            let touched = if rest & rest.wrapping_sub(1) == 0 {
+                CELL_UNITS[changed.trailing_zeros() as usize]
+                    | CELL_UNITS.get(rest.trailing_zeros() as usize).unwrap_or(&0)
+            } else {
+                units_of(changed)
+            };
+            // Units that already hold the digit have nothing to find.
+            let mut units = touched & !self.placed_units[d];
             while units != 0 {
                 let unit = UNITS[units.trailing_zeros() as usize];
                 units &= units - 1;
                 let m = self.cand[d] & unit;
-                if m & !self.unsolved != 0 {
-                    continue;
-                }
                 if m == 0 {
                     return None;
                 }
-                if m & (m - 1) == 0 {
+                // A unit can come to hold the digit during this loop: skip it then.
+                if m & (m - 1) == 0 && m & self.unsolved != 0 {
                     self.place(m.trailing_zeros() as usize, d);
                     placed_any = true;
                 }
@@ -435,4 +478,39 @@ pub fn solve(puzzle: &Grid) -> Option<Grid> {
 /// Counts solutions of `puzzle` with the fast solver, stopping at `limit`.
 pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
     run(puzzle, limit).count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units_by_cell(mut t: u128) -> u32 {
+        let mut units = 0;
+        while t != 0 {
+            units |= CELL_UNITS[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        units
+    }
+
+    #[test]
+    fn units_of_matches_cell_by_cell() {
+        for (i, &units) in CELL_UNITS.iter().enumerate() {
+            assert_eq!(units_of(1 << i), units, "cell {i}");
+            for j in 0..81 {
+                let t = 1u128 << i | 1u128 << j;
+                assert_eq!(units_of(t), units_by_cell(t), "cells {i} {j}");
+            }
+        }
+        let mut x = 0x1234_5678_9abc_def0_u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let t = (u128::from(x) << 40 ^ u128::from(x.rotate_left(29))) & ALL_CELLS;
+            let t = t & (t >> 3 | t << 5);
+            assert_eq!(units_of(t), units_by_cell(t));
+            assert_eq!(units_of(t | 1 << 80), units_by_cell(t | 1 << 80));
+        }
+    }
 }
