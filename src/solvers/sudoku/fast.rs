@@ -221,15 +221,21 @@ impl State {
             locked_seen: [ALL_CELLS; 9],
             placed_units: [0; 9],
         };
+        let mut givens = [0u128; 9];
         for (cell, &v) in puzzle.iter().enumerate() {
             match v {
                 0 => {}
-                1..=9 => {
-                    if !state.place(cell, usize::from(v - 1)) {
-                        return None;
-                    }
-                }
+                1..=9 => givens[usize::from(v - 1)] |= 1 << cell,
                 _ => return None,
+            }
+        }
+        let all = givens.iter().fold(0, |all, &g| all | g);
+        state.unsolved &= !all;
+        for (d, &g) in givens.iter().enumerate() {
+            state.cand[d] &= !(all & !g);
+            // The same digit twice in a unit is a clash.
+            if !state.place_all_own(d, g) {
+                return None;
             }
         }
         Some(state)
@@ -251,6 +257,35 @@ impl State {
         self.placed_units[d] |= CELL_UNITS[cell];
         self.unsolved &= !bit;
         true
+    }
+
+    /// Puts digit `d + 1` in every cell of `cells` (open cells where it may go); `false`
+    /// when two of them share a unit.
+    #[inline(always)]
+    fn place_all(&mut self, d: usize, cells: u128) -> bool {
+        let own = self.cand[d];
+        for c in &mut self.cand {
+            *c &= !cells;
+        }
+        self.cand[d] = own;
+        self.unsolved &= !cells;
+        self.place_all_own(d, cells)
+    }
+
+    /// The part of [`State::place_all`] on digit `d + 1`'s own board: it leaves the peers
+    /// of `cells`, and their units hold it.
+    #[inline(always)]
+    fn place_all_own(&mut self, d: usize, cells: u128) -> bool {
+        let mut peers = 0u128;
+        let mut rest = cells;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            peers |= PEERS[cell];
+            self.placed_units[d] |= CELL_UNITS[cell];
+            rest &= rest - 1;
+        }
+        self.cand[d] &= !peers;
+        peers & cells == 0
     }
 
     /// Places every cell of `singles`, each a cell whose only candidate left is one digit
@@ -352,20 +387,25 @@ impl State {
             } else {
                 units_of(changed)
             };
-            // Units that already hold the digit have nothing to find.
+            // Units that already hold the digit have nothing to find, so every candidate
+            // of theirs is an open cell.
             let mut units = touched & !self.placed_units[d];
+            let mut found = 0u128;
             while units != 0 {
-                let unit = UNITS[units.trailing_zeros() as usize];
+                let m = now & UNITS[units.trailing_zeros() as usize];
                 units &= units - 1;
-                let m = self.cand[d] & unit;
-                if m == 0 {
+                if m & m.wrapping_sub(1) == 0 {
+                    if m == 0 {
+                        return None;
+                    }
+                    found |= m;
+                }
+            }
+            if found != 0 {
+                if !self.place_all(d, found) {
                     return None;
                 }
-                // A unit can come to hold the digit during this loop: skip it then.
-                if m & (m - 1) == 0 && m & self.unsolved != 0 {
-                    self.place(m.trailing_zeros() as usize, d);
-                    placed_any = true;
-                }
+                placed_any = true;
             }
         }
         Some(placed_any)
@@ -425,6 +465,8 @@ impl State {
 /// Search bookkeeping: solutions counted so far, the first one, and when to stop.
 struct Counter {
     limit: usize,
+    /// Whether the caller wants the first solution's grid (counting alone does not).
+    want_grid: bool,
     count: usize,
     first: Option<Grid>,
 }
@@ -436,7 +478,7 @@ impl Counter {
         }
         if state.unsolved == 0 {
             self.count += 1;
-            if self.first.is_none() {
+            if self.want_grid && self.first.is_none() {
                 self.first = Some(state.grid());
             }
             return;
@@ -456,9 +498,10 @@ impl Counter {
     }
 }
 
-fn run(puzzle: &Grid, limit: usize) -> Counter {
+fn run(puzzle: &Grid, limit: usize, want_grid: bool) -> Counter {
     let mut counter = Counter {
         limit,
+        want_grid,
         count: 0,
         first: None,
     };
@@ -472,12 +515,12 @@ fn run(puzzle: &Grid, limit: usize) -> Counter {
 
 /// Solves `puzzle` with the fast solver; `None` when it has no solution.
 pub fn solve(puzzle: &Grid) -> Option<Grid> {
-    run(puzzle, 1).first
+    run(puzzle, 1, true).first
 }
 
 /// Counts solutions of `puzzle` with the fast solver, stopping at `limit`.
 pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
-    run(puzzle, limit).count
+    run(puzzle, limit, false).count
 }
 
 #[cfg(test)]
