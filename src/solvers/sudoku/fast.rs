@@ -357,7 +357,7 @@ impl State {
             let x = *c;
             // The eliminations depend only on which segments can hold the digit; when those
             // are as last time, last time's eliminations are already gone from `x`.
-            if segments(x) == segments(*seen) {
+            if x == *seen || segments(x) == segments(*seen) {
                 continue;
             }
             let kept = x & !locked_eliminations(x);
@@ -472,7 +472,7 @@ struct Counter {
 }
 
 impl Counter {
-    fn search(&mut self, mut state: State) {
+    fn search(&mut self, state: &mut State) {
         if !state.propagate() {
             return;
         }
@@ -484,13 +484,21 @@ impl Counter {
             return;
         }
         let cell = state.branch_cell();
-        for d in 0..9 {
-            if state.cand[d] >> cell & 1 == 0 {
-                continue;
+        let mut digits = (0..9).fold(0u32, |digits, d| {
+            digits | ((state.cand[d] >> cell) as u32 & 1) << d
+        });
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                // The last guess needs no copy: this state is not looked at again.
+                state.place(cell, d);
+                self.search(state);
+                return;
             }
-            let mut next = state;
+            let mut next = *state;
             next.place(cell, d);
-            self.search(next);
+            self.search(&mut next);
             if self.count >= self.limit {
                 return;
             }
@@ -506,8 +514,8 @@ fn run(puzzle: &Grid, limit: usize, want_grid: bool) -> Counter {
         first: None,
     };
     if limit > 0 {
-        if let Some(state) = State::new(puzzle) {
-            counter.search(state);
+        if let Some(mut state) = State::new(puzzle) {
+            counter.search(&mut state);
         }
     }
     counter
