@@ -320,16 +320,16 @@ impl State {
     /// unit). Only candidates that no completion uses are removed.
     pub(crate) fn propagate(&mut self) -> bool {
         loop {
+            // Placed cells count one digit, so open cells need no mask until the end.
             let (mut ones, mut twos) = (0u128, 0u128);
             for &c in &self.cand {
-                let c = c & self.unsolved;
                 twos |= ones & c;
                 ones |= c;
             }
             if self.unsolved & !ones != 0 {
                 return false;
             }
-            let singles = ones & !twos;
+            let singles = ones & !twos & self.unsolved;
             if singles != 0 {
                 if !self.place_naked(singles) {
                     return false;
@@ -416,12 +416,11 @@ impl State {
     pub(crate) fn branch_cell(&self) -> usize {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
         for &c in &self.cand {
-            let c = c & self.unsolved;
             threes |= twos & c;
             twos |= ones & c;
             ones |= c;
         }
-        let pairs = twos & !threes;
+        let pairs = twos & !threes & self.unsolved;
         if pairs != 0 {
             // The two-candidate cell with the most open peers: its guess settles the most.
             let mut best = (0, 0);
