@@ -1,17 +1,22 @@
 //! The fast solver: one 81-bit board per digit (where that digit may still go). Naked and
-//! hidden singles run to a fixed point with whole-board bit operations (hidden singles only
-//! look again at the units where a digit's board changed); when they stall, locked
-//! candidates (pointing and claiming, all 54 box-line intersections of a digit at once, and
-//! only for digits whose segment occupancy changed); then a branch on a two-candidate cell
-//! with the most open peers.
+//! hidden singles run to a fixed point with whole-board bit operations: naked singles are
+//! found by counting candidates with bitwise adders across the nine boards and placed a
+//! board at a time; hidden singles only look again at the units where a digit's board
+//! changed (found with a few shifts, not cell by cell), skip the units that already hold
+//! the digit (a 27-bit mask per digit), and place what they find a digit at a time. When
+//! singles stall, locked candidates (pointing and claiming, all 54 box-line intersections of
+//! a digit at once, and only for digits whose segment occupancy changed); then a branch on a
+//! two-candidate cell with the most open peers.
 //!
-//! A state is a few `u128`s, so branching copies it instead of undoing moves.
+//! A state is a few `u128`s, so branching copies it instead of undoing moves (the last
+//! guess at a cell reuses it).
 
 use super::Grid;
 
 /// Bit `i` set for every cell `i` of each of the 27 units (9 rows, 9 columns, 9 boxes; box
-/// `3 * stack + band`, the order [`units_of`] finds them in).
-const UNITS: [u128; 27] = units();
+/// `3 * stack + band`, the order [`units_of`] finds them in), padded to 32 entries so that
+/// an index taken from a `u32` unit mask needs no bounds check.
+const UNITS: [u128; 32] = units();
 /// Bit `j` set for every cell `j != i` that shares a unit with cell `i`.
 const PEERS: [u128; 81] = peers();
 const ALL_CELLS: u128 = (1 << 81) - 1;
@@ -29,8 +34,8 @@ const fn cell_units() -> [u32; 81] {
     masks
 }
 
-const fn units() -> [u128; 27] {
-    let mut units = [0u128; 27];
+const fn units() -> [u128; 32] {
+    let mut units = [0u128; 32];
     let mut i = 0;
     while i < 81 {
         let (r, c) = (i / 9, i % 9);
@@ -392,7 +397,7 @@ impl State {
             let mut units = touched & !self.placed_units[d];
             let mut found = 0u128;
             while units != 0 {
-                let m = now & UNITS[units.trailing_zeros() as usize];
+                let m = now & UNITS[(units.trailing_zeros() & 31) as usize];
                 units &= units - 1;
                 if m & m.wrapping_sub(1) == 0 {
                     if m == 0 {
