@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::OFlag;
 use nix::unistd::Pid;
 
+use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
 use super::rootfs;
@@ -114,6 +115,8 @@ struct HelperState {
     bounding_set_empty: bool,
     template: Option<std::path::PathBuf>,
     joined: Option<Cgroup>,
+    /// The joined cgroup's control files, open (v1 shared cgroup only).
+    slot_files: Option<V1Files>,
 }
 
 impl HelperState {
@@ -148,10 +151,19 @@ impl HelperState {
                     f.write_all(std::process::id().to_string().as_bytes())
                         .map_err(|e| format!("joining the slot cgroup: {e}"))?;
                 }
+                self.slot_files = match cg {
+                    Cgroup::V1(v1) => Some(v1.files().map_err(|e| e.to_string())?),
+                    Cgroup::V2(_) => None,
+                };
                 self.joined = Some(cg.clone());
             }
         }
-        run_box(spec, proto)
+        let files = if spec.shared_cgroup {
+            self.slot_files.as_ref()
+        } else {
+            None
+        };
+        run_box(spec, proto, files)
     }
 }
 
@@ -191,22 +203,27 @@ fn clone_init(isolate: bool) -> Result<i32, String> {
     Ok(pid as i32)
 }
 
-fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
+fn run_box(
+    spec: &BoxSpec,
+    proto: &Protocol,
+    files: Option<&V1Files>,
+) -> Result<HelperReport, String> {
     let shared = spec.shared_cgroup;
     let procs = match &spec.cgroup {
         Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
         _ => Vec::new(),
     };
-    let baseline = match &spec.cgroup {
-        Some(Cgroup::V1(cg)) if shared => Some(
-            cg.prepare_run(super::cgroup::CgroupLimits {
-                memory_bytes: spec.rlimits.stack,
-                // The helper and the box's init live in the cgroup too.
-                max_processes: (spec.rlimits.processes as u32).saturating_add(2),
-            })
-            .map_err(|e| e.to_string())?,
+    let baseline = match (&spec.cgroup, files) {
+        (Some(Cgroup::V1(_)), Some(files)) if shared => Some(
+            files
+                .prepare_run(super::cgroup::CgroupLimits {
+                    memory_bytes: spec.rlimits.stack,
+                    // The helper and the box's init live in the cgroup too.
+                    max_processes: (spec.rlimits.processes as u32).saturating_add(2),
+                })
+                .map_err(|e| e.to_string())?,
         ),
-        Some(_) if shared => return Err("a shared cgroup needs cgroup v1".into()),
+        (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
         _ => None,
     };
     let stdin = File::open(&spec.stdin)
@@ -248,7 +265,14 @@ fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
     }
     drop(res_w);
     drop((stdin, stdout, stderr, procs));
-    let mut report = supervise(spec, Pid::from_raw(child), res_r, start, self_cpu_before)?;
+    let mut report = supervise(
+        spec,
+        files,
+        Pid::from_raw(child),
+        res_r,
+        start,
+        self_cpu_before,
+    )?;
     if let Some(base) = baseline {
         report.memory_peak_bytes = report.memory_peak_bytes.saturating_sub(base.memory_bytes);
         report.oom_kills = report.oom_kills.saturating_sub(base.oom_kills);
@@ -359,6 +383,7 @@ fn reap(init: Pid) -> i32 {
 
 fn supervise(
     spec: &BoxSpec,
+    files: Option<&V1Files>,
     init: Pid,
     res_r: OwnedFd,
     start: Instant,
@@ -389,7 +414,11 @@ fn supervise(
             break;
         }
         if let Some(cg) = &spec.cgroup {
-            let used = cg.cpu_ns().map_err(|e| e.to_string())?;
+            let used = match files {
+                Some(f) => f.cpu_ns(),
+                None => cg.cpu_ns(),
+            }
+            .map_err(|e| e.to_string())?;
             if used.saturating_sub(helper_cpu()) > cpu_limit_ns {
                 kill_box(spec, init);
                 killed = Some(Kill::Cpu);
@@ -416,7 +445,11 @@ fn supervise(
             _ => cg.kill_all(),
         }
         .map_err(|e| e.to_string())?;
-        let stats = cg.stats().map_err(|e| e.to_string())?;
+        let stats = match files {
+            Some(f) => f.stats(),
+            None => cg.stats(),
+        }
+        .map_err(|e| e.to_string())?;
         report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu());
         report.memory_peak_bytes = stats.memory_peak_bytes;
         report.oom_kills = stats.oom_kills;
