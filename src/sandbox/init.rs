@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::OFlag;
 use nix::unistd::Pid;
 
+use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
 use super::rootfs;
@@ -111,8 +112,11 @@ pub fn helper_main() -> i32 {
 #[derive(Default)]
 struct HelperState {
     own_netns: bool,
+    bounding_set_empty: bool,
     template: Option<std::path::PathBuf>,
     joined: Option<Cgroup>,
+    /// The joined cgroup's control files, open (v1 shared cgroup only).
+    slot_files: Option<V1Files>,
 }
 
 impl HelperState {
@@ -120,6 +124,11 @@ impl HelperState {
         if spec.isolate && !self.own_netns {
             namespaces::unshare_net().map_err(|e| e.to_string())?;
             self.own_netns = true;
+        }
+        // SAFETY: geteuid has no preconditions.
+        if !self.bounding_set_empty && unsafe { libc::geteuid() } == 0 {
+            drop_bounding_set()?;
+            self.bounding_set_empty = true;
         }
         if spec.isolate && self.template.as_ref() != Some(&spec.root_dir) {
             if self.template.is_some() {
@@ -142,10 +151,19 @@ impl HelperState {
                     f.write_all(std::process::id().to_string().as_bytes())
                         .map_err(|e| format!("joining the slot cgroup: {e}"))?;
                 }
+                self.slot_files = match cg {
+                    Cgroup::V1(v1) => Some(v1.files().map_err(|e| e.to_string())?),
+                    Cgroup::V2(_) => None,
+                };
                 self.joined = Some(cg.clone());
             }
         }
-        run_box(spec, proto)
+        let files = if spec.shared_cgroup {
+            self.slot_files.as_ref()
+        } else {
+            None
+        };
+        run_box(spec, proto, files)
     }
 }
 
@@ -185,22 +203,27 @@ fn clone_init(isolate: bool) -> Result<i32, String> {
     Ok(pid as i32)
 }
 
-fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
+fn run_box(
+    spec: &BoxSpec,
+    proto: &Protocol,
+    files: Option<&V1Files>,
+) -> Result<HelperReport, String> {
     let shared = spec.shared_cgroup;
     let procs = match &spec.cgroup {
         Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
         _ => Vec::new(),
     };
-    let baseline = match &spec.cgroup {
-        Some(Cgroup::V1(cg)) if shared => Some(
-            cg.prepare_run(super::cgroup::CgroupLimits {
-                memory_bytes: spec.rlimits.stack,
-                // The helper and the box's init live in the cgroup too.
-                max_processes: (spec.rlimits.processes as u32).saturating_add(2),
-            })
-            .map_err(|e| e.to_string())?,
+    let baseline = match (&spec.cgroup, files) {
+        (Some(Cgroup::V1(_)), Some(files)) if shared => Some(
+            files
+                .prepare_run(super::cgroup::CgroupLimits {
+                    memory_bytes: spec.rlimits.stack,
+                    // The helper and the box's init live in the cgroup too.
+                    max_processes: (spec.rlimits.processes as u32).saturating_add(2),
+                })
+                .map_err(|e| e.to_string())?,
         ),
-        Some(_) if shared => return Err("a shared cgroup needs cgroup v1".into()),
+        (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
         _ => None,
     };
     let stdin = File::open(&spec.stdin)
@@ -242,7 +265,14 @@ fn run_box(spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
     }
     drop(res_w);
     drop((stdin, stdout, stderr, procs));
-    let mut report = supervise(spec, Pid::from_raw(child), res_r, start, self_cpu_before)?;
+    let mut report = supervise(
+        spec,
+        files,
+        Pid::from_raw(child),
+        res_r,
+        start,
+        self_cpu_before,
+    )?;
     if let Some(base) = baseline {
         report.memory_peak_bytes = report.memory_peak_bytes.saturating_sub(base.memory_bytes);
         report.oom_kills = report.oom_kills.saturating_sub(base.oom_kills);
@@ -353,6 +383,7 @@ fn reap(init: Pid) -> i32 {
 
 fn supervise(
     spec: &BoxSpec,
+    files: Option<&V1Files>,
     init: Pid,
     res_r: OwnedFd,
     start: Instant,
@@ -383,7 +414,11 @@ fn supervise(
             break;
         }
         if let Some(cg) = &spec.cgroup {
-            let used = cg.cpu_ns().map_err(|e| e.to_string())?;
+            let used = match files {
+                Some(f) => f.cpu_ns(),
+                None => cg.cpu_ns(),
+            }
+            .map_err(|e| e.to_string())?;
             if used.saturating_sub(helper_cpu()) > cpu_limit_ns {
                 kill_box(spec, init);
                 killed = Some(Kill::Cpu);
@@ -410,7 +445,11 @@ fn supervise(
             _ => cg.kill_all(),
         }
         .map_err(|e| e.to_string())?;
-        let stats = cg.stats().map_err(|e| e.to_string())?;
+        let stats = match files {
+            Some(f) => f.stats(),
+            None => cg.stats(),
+        }
+        .map_err(|e| e.to_string())?;
         report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu());
         report.memory_peak_bytes = stats.memory_peak_bytes;
         report.oom_kills = stats.oom_kills;
@@ -494,18 +533,9 @@ fn init_main(
         Err(e) => return fail(e),
     };
     let t0 = Instant::now();
-    // SAFETY: the init is single-threaded.
-    let program = match unsafe { nix::unistd::fork() } {
-        Err(e) => return fail(format!("fork: {e}")),
-        Ok(nix::unistd::ForkResult::Child) => {
-            drop(err_r);
-            let msg = exec_program(spec, io, filter, &argv, err_w.as_raw_fd());
-            let mut w = File::from(err_w);
-            let _ = w.write_all(msg.as_bytes());
-            // SAFETY: leave the forked child without running destructors.
-            unsafe { libc::_exit(127) }
-        }
-        Ok(nix::unistd::ForkResult::Parent { child }) => child,
+    let program = match spawn_program(spec, io, filter, &argv, &err_w) {
+        Ok(pid) => pid,
+        Err(e) => return fail(e),
     };
     drop(err_w);
     let mut outcome = InitOutcome::default();
@@ -547,6 +577,85 @@ struct ExecArgs {
     path: CString,
     argv: Vec<CString>,
     env: Vec<CString>,
+}
+
+/// Stack of the program's process between clone and exec (only `exec_program` runs on it).
+const SPAWN_STACK: usize = 256 << 10;
+
+/// Everything the program's process reads between clone and exec.
+struct SpawnArgs<'a> {
+    spec: &'a BoxSpec,
+    io: &'a ProgramIo<'a>,
+    filter: Option<&'a seccompiler::BpfProgram>,
+    args: &'a ExecArgs,
+    argv: &'a [*const libc::c_char],
+    envp: &'a [*const libc::c_char],
+    err_fd: RawFd,
+}
+
+extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `SpawnArgs` that `spawn_program` keeps alive while it is
+    // suspended (CLONE_VFORK) until this process execs or exits.
+    let a = unsafe { &*(arg as *const SpawnArgs) };
+    let msg = exec_program(a.spec, a.io, a.filter, a.args, a.argv, a.envp, a.err_fd);
+    // SAFETY: write(2) of a live buffer to the error pipe, then leave without unwinding or
+    // destructors (this process shares the init's memory).
+    unsafe {
+        libc::write(a.err_fd, msg.as_ptr().cast(), msg.len());
+        libc::_exit(127)
+    }
+}
+
+/// Starts the program's process like `vfork`: `CLONE_VM | CLONE_VFORK` on a stack of its
+/// own, so the init's page tables are neither copied nor torn down again at exec (the init
+/// is single-threaded and suspended until the child execs or exits). The child has its own
+/// descriptor table, credentials, rlimits and seccomp filter, like a forked one.
+fn spawn_program(
+    spec: &BoxSpec,
+    io: &ProgramIo,
+    filter: Option<&seccompiler::BpfProgram>,
+    args: &ExecArgs,
+    err_w: &OwnedFd,
+) -> Result<Pid, String> {
+    let argv: Vec<*const libc::c_char> = args
+        .argv
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let envp: Vec<*const libc::c_char> = args
+        .env
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let spawn = SpawnArgs {
+        spec,
+        io,
+        filter,
+        args,
+        argv: &argv,
+        envp: &envp,
+        err_fd: err_w.as_raw_fd(),
+    };
+    let mut stack = vec![0u8; SPAWN_STACK];
+    // The stack grows down from its 16-byte aligned top.
+    let top = (stack.as_mut_ptr() as usize + SPAWN_STACK) & !15;
+    // SAFETY: the child runs `spawn_child` on `stack` (alive until it execs or exits, since
+    // CLONE_VFORK suspends this process until then) and never returns into this frame.
+    let pid = unsafe {
+        libc::clone(
+            spawn_child,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            &spawn as *const SpawnArgs as *mut libc::c_void,
+        )
+    };
+    if pid < 0 {
+        return Err(format!("clone: {}", std::io::Error::last_os_error()));
+    }
+    drop(stack);
+    Ok(Pid::from_raw(pid))
 }
 
 fn prepare_exec(spec: &BoxSpec) -> Result<ExecArgs, String> {
@@ -596,6 +705,8 @@ fn exec_program(
     io: &ProgramIo,
     filter: Option<&seccompiler::BpfProgram>,
     args: &ExecArgs,
+    argv: &[*const libc::c_char],
+    envp: &[*const libc::c_char],
     err_fd: RawFd,
 ) -> String {
     for mut f in io.procs {
@@ -633,18 +744,6 @@ fn exec_program(
             unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) };
         }
     }
-    let argv: Vec<*const libc::c_char> = args
-        .argv
-        .iter()
-        .map(|a| a.as_ptr())
-        .chain(std::iter::once(std::ptr::null()))
-        .collect();
-    let envp: Vec<*const libc::c_char> = args
-        .env
-        .iter()
-        .map(|a| a.as_ptr())
-        .chain(std::iter::once(std::ptr::null()))
-        .collect();
     // SAFETY: NUL-terminated arrays of pointers into CStrings that outlive the call.
     unsafe { libc::execve(args.path.as_ptr(), argv.as_ptr(), envp.as_ptr()) };
     format!(
@@ -654,21 +753,48 @@ fn exec_program(
     )
 }
 
-/// No supplementary groups, the slot's gid and uid, an empty capability bounding set.
+/// Empties the capability bounding set of the calling process (and so of everything it
+/// forks). The helper does it once: it keeps its own effective capabilities (mounts,
+/// namespaces, cgroups), while a box's program, which drops to a non-root uid, can never
+/// regain any, even through exec.
+fn drop_bounding_set() -> Result<(), String> {
+    let mut cap = 0;
+    // SAFETY: prctl(2) without memory arguments. Drops each capability until the kernel
+    // says there is no such capability.
+    while cap < 64 && unsafe { libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) } == 0 {
+        cap += 1;
+    }
+    // SAFETY: as above.
+    if cap == 0 || unsafe { libc::prctl(libc::PR_CAPBSET_READ, 0, 0, 0, 0) } != 0 {
+        return Err(format!(
+            "emptying the capability bounding set: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
+/// `CAP_SYS_ADMIN` (linux/capability.h; the libc crate does not export it).
+const CAP_SYS_ADMIN: libc::c_int = 21;
+
+/// No supplementary groups, the slot's gid and uid; refuses unless the capability bounding
+/// set is already empty (the helper empties it once, see [`drop_bounding_set`]).
+/// Raw system calls: this runs in a `CLONE_VM` child of the init.
 fn drop_privileges(uid: u32, gid: u32) -> Result<(), String> {
     let err = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
     // SAFETY: plain system calls on this process's credentials.
     unsafe {
-        if libc::setgroups(0, std::ptr::null()) != 0 {
+        // Capabilities 0 (CAP_CHOWN) and 21 (CAP_SYS_ADMIN) must both be gone.
+        if libc::prctl(libc::PR_CAPBSET_READ, 0, 0, 0, 0) != 0
+            || libc::prctl(libc::PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0) != 0
+        {
+            return Err("the capability bounding set is not empty".into());
+        }
+        if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0 {
             return Err(err("setgroups"));
         }
-        if libc::setresgid(gid, gid, gid) != 0 {
+        if libc::syscall(libc::SYS_setresgid, gid, gid, gid) != 0 {
             return Err(err("setresgid"));
-        }
-        let mut cap = 0;
-        // Drops each capability until the kernel says there is no such capability.
-        while cap < 64 && libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 {
-            cap += 1;
         }
         libc::prctl(
             libc::PR_CAP_AMBIENT,
@@ -677,7 +803,7 @@ fn drop_privileges(uid: u32, gid: u32) -> Result<(), String> {
             0,
             0,
         );
-        if libc::setresuid(uid, uid, uid) != 0 {
+        if libc::syscall(libc::SYS_setresuid, uid, uid, uid) != 0 {
             return Err(err("setresuid"));
         }
     }

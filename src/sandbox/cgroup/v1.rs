@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     kill_listed, own_cgroup_path, read_keyed, read_u64, remove_dir, under, write_file, CgroupError,
-    CgroupLimits, CgroupStats,
+    CgroupLimits, CgroupStats, ControlFile,
 };
 
 /// The controllers a run needs, in the order their directories are kept.
@@ -182,38 +182,29 @@ impl V1Cgroup {
         })
     }
 
-    /// Readies a reused per-slot cgroup (the helper lives in it) for the next run: counters
-    /// reset, the memory limit set to `limits` on top of what is already charged.
-    pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
-        let memsw = self.memsw;
+    /// The control files a reused per-slot cgroup is reset and read through on every run,
+    /// opened once.
+    pub fn files(&self) -> Result<V1Files, CgroupError> {
         let mem = self.memory_dir();
-        write_file(&self.cpuacct_dir().join("cpuacct.usage"), "0")?;
-        write_file(&mem.join("memory.failcnt"), "0")?;
-        let usage = read_u64(&mem.join("memory.usage_in_bytes"))?;
-        let limit = limits.memory_bytes.saturating_add(usage).to_string();
-        let limit_file = mem.join("memory.limit_in_bytes");
-        let memsw_file = mem.join("memory.memsw.limit_in_bytes");
-        // memsw must never be below the memory limit: order the writes accordingly.
-        if write_file(&limit_file, &limit).is_err() && memsw {
-            write_file(&memsw_file, &limit)?;
-            write_file(&limit_file, &limit)?;
-        } else if memsw {
-            write_file(&memsw_file, &limit)?;
-        }
-        write_file(&mem.join("memory.max_usage_in_bytes"), "0")?;
-        write_file(
-            &self.pids_dir().join("pids.max"),
-            &limits.max_processes.to_string(),
-        )?;
         let oom_control = mem.join("memory.oom_control");
-        let oom_kills = if oom_control.exists() {
-            read_keyed(&oom_control, "oom_kill")?.unwrap_or(0)
-        } else {
-            0
-        };
-        Ok(Baseline {
-            memory_bytes: read_u64(&mem.join("memory.usage_in_bytes"))?,
-            oom_kills,
+        Ok(V1Files {
+            cpu: ControlFile::open(self.cpuacct_dir().join("cpuacct.usage"), true)?,
+            failcnt: ControlFile::open(mem.join("memory.failcnt"), true)?,
+            usage: ControlFile::open(mem.join("memory.usage_in_bytes"), false)?,
+            limit: ControlFile::open(mem.join("memory.limit_in_bytes"), true)?,
+            memsw_limit: match self.memsw {
+                true => Some(ControlFile::open(
+                    mem.join("memory.memsw.limit_in_bytes"),
+                    true,
+                )?),
+                false => None,
+            },
+            max_usage: ControlFile::open(mem.join("memory.max_usage_in_bytes"), true)?,
+            pids_max: ControlFile::open(self.pids_dir().join("pids.max"), true)?,
+            oom_control: match oom_control.exists() {
+                true => Some(ControlFile::open(oom_control, false)?),
+                false => None,
+            },
         })
     }
 
@@ -243,6 +234,67 @@ impl V1Cgroup {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+/// A reused per-slot cgroup's control files, kept open by the helper that lives in it.
+#[derive(Debug)]
+pub struct V1Files {
+    cpu: ControlFile,
+    failcnt: ControlFile,
+    usage: ControlFile,
+    limit: ControlFile,
+    memsw_limit: Option<ControlFile>,
+    max_usage: ControlFile,
+    pids_max: ControlFile,
+    oom_control: Option<ControlFile>,
+}
+
+impl V1Files {
+    fn oom_kills(&self) -> Result<u64, CgroupError> {
+        match &self.oom_control {
+            Some(f) => Ok(f.read_keyed("oom_kill")?.unwrap_or(0)),
+            None => Ok(0),
+        }
+    }
+
+    /// `cpuacct.usage`: nanoseconds over every task in the group since the last reset.
+    pub fn cpu_ns(&self) -> Result<u64, CgroupError> {
+        self.cpu.read_u64()
+    }
+
+    /// CPU, peak memory and OOM kills.
+    pub fn stats(&self) -> Result<CgroupStats, CgroupError> {
+        Ok(CgroupStats {
+            cpu_ns: self.cpu_ns()?,
+            memory_peak_bytes: self.max_usage.read_u64()?,
+            oom_kills: self.oom_kills()?,
+            memory_failcnt: self.failcnt.read_u64()?,
+        })
+    }
+
+    /// Readies the cgroup for the next run: counters reset, the memory limit set to
+    /// `limits` on top of what is already charged.
+    pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
+        self.cpu.write("0")?;
+        self.failcnt.write("0")?;
+        let usage = self.usage.read_u64()?;
+        let limit = limits.memory_bytes.saturating_add(usage).to_string();
+        // memsw must never be below the memory limit: order the writes accordingly.
+        match &self.memsw_limit {
+            Some(memsw) if self.limit.write(&limit).is_err() => {
+                memsw.write(&limit)?;
+                self.limit.write(&limit)?;
+            }
+            Some(memsw) => memsw.write(&limit)?,
+            None => self.limit.write(&limit)?,
+        }
+        self.max_usage.write("0")?;
+        self.pids_max.write(&limits.max_processes.to_string())?;
+        Ok(Baseline {
+            memory_bytes: self.usage.read_u64()?,
+            oom_kills: self.oom_kills()?,
+        })
     }
 }
 
@@ -317,6 +369,64 @@ mod tests {
                 cpu_ns: 123456789,
                 memory_peak_bytes: 4096,
                 oom_kills: 2,
+                memory_failcnt: 3
+            }
+        );
+    }
+
+    #[test]
+    fn open_files_reset_and_read_afresh() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = |c: &str| {
+            let d = t.path().join(c);
+            std::fs::create_dir_all(&d).unwrap();
+            d
+        };
+        let (mem, pids, cpu) = (dir("memory"), dir("pids"), dir("cpuacct"));
+        for (d, name, text) in [
+            (&cpu, "cpuacct.usage", "5\n"),
+            (&mem, "memory.failcnt", "9\n"),
+            (&mem, "memory.usage_in_bytes", "1000\n"),
+            (&mem, "memory.limit_in_bytes", "00000\n"),
+            (&mem, "memory.max_usage_in_bytes", "7\n"),
+            (
+                &mem,
+                "memory.oom_control",
+                "oom_kill_disable 0\noom_kill 4\n",
+            ),
+            (&pids, "pids.max", "00\n"),
+        ] {
+            std::fs::write(d.join(name), text).unwrap();
+        }
+        let files = V1Cgroup::from_dirs(mem.clone(), pids.clone(), cpu.clone())
+            .files()
+            .unwrap();
+        let limits = CgroupLimits {
+            memory_bytes: 24000,
+            max_processes: 10,
+        };
+        let base = files.prepare_run(limits).unwrap();
+        assert_eq!(
+            base,
+            Baseline {
+                memory_bytes: 1000,
+                oom_kills: 4
+            }
+        );
+        let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+        // A fake file keeps its tail; the kernel's replaces the whole value.
+        assert!(read(mem.join("memory.limit_in_bytes")).starts_with("25000"));
+        assert!(read(pids.join("pids.max")).starts_with("10"));
+        assert!(read(cpu.join("cpuacct.usage")).starts_with('0'));
+        std::fs::write(cpu.join("cpuacct.usage"), "123456789\n").unwrap();
+        std::fs::write(mem.join("memory.max_usage_in_bytes"), "4096\n").unwrap();
+        std::fs::write(mem.join("memory.failcnt"), "3\n").unwrap();
+        assert_eq!(
+            files.stats().unwrap(),
+            CgroupStats {
+                cpu_ns: 123456789,
+                memory_peak_bytes: 4096,
+                oom_kills: 4,
                 memory_failcnt: 3
             }
         );
