@@ -73,6 +73,10 @@ fn take_protocol_fds() -> Result<Protocol, String> {
 /// Entry point of `sudojudge __sandbox-init`: one spec per line in, one report (a JSON
 /// `Result<HelperReport, String>`) per line out, until end of input. Returns the exit code.
 pub fn helper_main() -> i32 {
+    // Degraded runs have no PID namespace: a program orphaned by its init must come back to
+    // this helper (and be reaped here) rather than linger under the host's init.
+    // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) has no memory arguments.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
     let mut proto = match take_protocol_fds() {
         Ok(p) => p,
         Err(e) => {
@@ -381,6 +385,28 @@ fn reap(init: Pid) -> i32 {
     }
 }
 
+/// Degraded runs only: kills what is left of the box's process group and reaps it (this
+/// helper is the subreaper of the orphans), so no program process outlives its report.
+/// Bounded: a process that left the group is out of reach without a PID namespace.
+fn reap_process_group(init: Pid) {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    loop {
+        // SAFETY: kill(2) on the box's own process group (the init was its leader).
+        unsafe { libc::kill(-init.as_raw(), libc::SIGKILL) };
+        // SAFETY: reaping our own (adopted) children; the status is not needed.
+        let reaped = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+        if reaped < 0 {
+            return;
+        }
+        if reaped == 0 {
+            if Instant::now() >= deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
 fn supervise(
     spec: &BoxSpec,
     files: Option<&V1Files>,
@@ -429,6 +455,9 @@ fn supervise(
     // Teardown is complete only when the init itself is gone (with it, its mount and PID
     // namespaces): reap it before reporting, whatever ended the wait.
     let init_status = reap(init);
+    if !spec.isolate {
+        reap_process_group(init);
+    }
     let elapsed = start.elapsed();
     let mut text = String::new();
     let _ = File::from(res_r).read_to_string(&mut text);
