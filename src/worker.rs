@@ -240,17 +240,7 @@ mod tests {
                 }
             })
             .collect();
-        let p = Problem {
-            id: "p".into(),
-            title: "P".into(),
-            time_limit_ms: 1000,
-            memory_limit_mb: 64,
-            output_limit_mb: 1,
-            checker: CheckerKind::BinarySudoku,
-            statement: String::new(),
-            tests,
-            dir: dir.to_path_buf(),
-        };
+        let p = crate::problem::test_problem(dir, tests);
         [(p.id.clone(), p)].into_iter().collect()
     }
 

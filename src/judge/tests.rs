@@ -96,17 +96,7 @@ fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
             }
         })
         .collect();
-    Problem {
-        id: "p".into(),
-        title: "P".into(),
-        time_limit_ms: 1000,
-        memory_limit_mb: 64,
-        output_limit_mb: 1,
-        checker: CheckerKind::BinarySudoku,
-        statement: String::new(),
-        tests,
-        dir: dir.to_path_buf(),
-    }
+    crate::problem::test_problem(dir, tests)
 }
 
 fn judge() -> Judge<Fake> {

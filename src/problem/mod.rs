@@ -111,3 +111,20 @@ pub struct Problem {
     /// The package folder.
     pub dir: PathBuf,
 }
+
+/// A one-second, 64 MB binary-sudoku problem `p` over the given tests, for the unit tests of
+/// the modules that judge problems (judge, worker, verify).
+#[cfg(test)]
+pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Problem {
+    Problem {
+        id: "p".into(),
+        title: "P".into(),
+        time_limit_ms: 1000,
+        memory_limit_mb: 64,
+        output_limit_mb: 1,
+        checker: CheckerKind::BinarySudoku,
+        statement: String::new(),
+        tests,
+        dir: dir.to_path_buf(),
+    }
+}

@@ -113,17 +113,7 @@ fn package(dir: &Path, solutions: &[(&str, &str)]) -> Problem {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, source).unwrap();
     }
-    Problem {
-        id: "p".into(),
-        title: "P".into(),
-        time_limit_ms: 1000,
-        memory_limit_mb: 64,
-        output_limit_mb: 1,
-        checker: CheckerKind::BinarySudoku,
-        statement: String::new(),
-        tests,
-        dir: dir.to_path_buf(),
-    }
+    crate::problem::test_problem(dir, tests)
 }
 
 fn verify(problem: Problem, judges: usize) -> Summary {
