@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
-use crate::sandbox::{Limits, RunStatus};
+use crate::sandbox::{Limits, RunReport};
 
 use super::executor::{Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo};
@@ -36,9 +36,41 @@ pub struct RunResult {
     /// The cause of a `system_error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Set when the run was not isolated (rlimit-only mode allowed by the config).
+    #[serde(default)]
+    pub degraded: bool,
 }
 
 impl RunResult {
+    /// The result of a program that compiled and ran, from the sandbox's report.
+    pub fn from_report(report: &RunReport, compile: CompileInfo) -> RunResult {
+        RunResult {
+            status: report.status.name().to_string(),
+            exit_code: report.exit_code,
+            signal: report.signal,
+            time_ms: report.time_ms,
+            wall_ms: report.wall_ms,
+            memory_kib: report.memory_kib,
+            stdout: String::from_utf8_lossy(&report.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&report.stderr).into_owned(),
+            compile,
+            message: None,
+            degraded: report.degraded,
+        }
+    }
+
+    /// The result of a source that did not compile, with the compiler's log.
+    pub fn compile_error(log: &str) -> RunResult {
+        RunResult::not_run(
+            "compile_error",
+            CompileInfo {
+                ok: false,
+                log: truncate_log(log),
+            },
+            None,
+        )
+    }
+
     fn not_run(status: &str, compile: CompileInfo, message: Option<String>) -> RunResult {
         RunResult {
             status: status.to_string(),
@@ -51,7 +83,27 @@ impl RunResult {
             stderr: String::new(),
             compile,
             message,
+            degraded: false,
         }
+    }
+}
+
+/// The limits of a custom run: the `[run]` section, with optional CPU time (ms) and memory
+/// (MiB) overrides (`sudojudge run --time-limit/--memory-limit`); wall = `wall_factor` x CPU.
+pub fn run_limits(
+    config: &Config,
+    time_limit_ms: Option<u64>,
+    memory_limit_mb: Option<u64>,
+) -> Limits {
+    let cpu = time_limit_ms.unwrap_or(config.run.time_limit_ms);
+    Limits {
+        cpu_time_ms: cpu,
+        wall_time_ms: cpu.saturating_mul(config.sandbox.wall_factor.max(1)),
+        memory_bytes: memory_limit_mb
+            .unwrap_or(config.run.memory_limit_mb)
+            .saturating_mul(1024 * 1024),
+        output_bytes: config.run.output_limit_kib.saturating_mul(1024),
+        max_processes: config.sandbox.max_processes,
     }
 }
 
@@ -65,16 +117,7 @@ pub struct RunnerPool<E: Executor> {
 impl<E: Executor> RunnerPool<E> {
     /// A pool over `slots` with the `[run]` limits of `config`.
     pub fn new(slots: Vec<Arc<E>>, config: &Config) -> RunnerPool<E> {
-        let run = &config.run;
-        let limits = Limits {
-            cpu_time_ms: run.time_limit_ms,
-            wall_time_ms: run
-                .time_limit_ms
-                .saturating_mul(config.sandbox.wall_factor.max(1)),
-            memory_bytes: run.memory_limit_mb.saturating_mul(1024 * 1024),
-            output_bytes: run.output_limit_kib.saturating_mul(1024),
-            max_processes: config.sandbox.max_processes,
-        };
+        let limits = run_limits(config, None, None);
         RunnerPool {
             size: slots.len(),
             slots: Mutex::new(slots),
@@ -106,16 +149,7 @@ impl<E: Executor> RunnerPool<E> {
     fn run_on(&self, executor: &E, language: &str, source: &[u8], stdin: &[u8]) -> RunResult {
         let program = match executor.compile(language, source) {
             Err(ExecutorError(cause)) => return system_error(format!("compile: {cause}")),
-            Ok(Compilation::Failed { log }) => {
-                return RunResult::not_run(
-                    "compile_error",
-                    CompileInfo {
-                        ok: false,
-                        log: truncate_log(&log),
-                    },
-                    None,
-                )
-            }
+            Ok(Compilation::Failed { log }) => return RunResult::compile_error(&log),
             Ok(Compilation::Ready { program, log }) => (program, truncate_log(&log)),
         };
         let (program, log) = program;
@@ -131,25 +165,7 @@ impl<E: Executor> RunnerPool<E> {
             Err(ExecutorError(cause)) => {
                 RunResult::not_run("system_error", compile, Some(format!("sandbox: {cause}")))
             }
-            Ok(report) => RunResult {
-                status: match report.status {
-                    RunStatus::Ok => "ok",
-                    RunStatus::RuntimeError => "runtime_error",
-                    RunStatus::TimeLimit => "time_limit",
-                    RunStatus::MemoryLimit => "memory_limit",
-                    RunStatus::OutputLimit => "output_limit",
-                }
-                .to_string(),
-                exit_code: report.exit_code,
-                signal: report.signal,
-                time_ms: report.time_ms,
-                wall_ms: report.wall_ms,
-                memory_kib: report.memory_kib,
-                stdout: String::from_utf8_lossy(&report.stdout).into_owned(),
-                stderr: String::from_utf8_lossy(&report.stderr).into_owned(),
-                compile,
-                message: None,
-            },
+            Ok(report) => RunResult::from_report(&report, compile),
         }
     }
 }

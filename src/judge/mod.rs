@@ -14,7 +14,7 @@ pub mod sandboxed;
 pub mod table;
 pub mod verdict;
 
-pub use custom::{CustomRun, RunResult, RunnerPool};
+pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
 pub use executor::{Compilation, Executor, ExecutorError};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeSettings};
 pub use report::{CompileInfo, JudgeReport, TestResult};

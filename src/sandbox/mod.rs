@@ -68,6 +68,19 @@ pub enum RunStatus {
     OutputLimit,
 }
 
+impl RunStatus {
+    /// The status's name in the `run --json` object (`ok`, `runtime_error`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Ok => "ok",
+            RunStatus::RuntimeError => "runtime_error",
+            RunStatus::TimeLimit => "time_limit",
+            RunStatus::MemoryLimit => "memory_limit",
+            RunStatus::OutputLimit => "output_limit",
+        }
+    }
+}
+
 /// What to run in a fresh box.
 #[derive(Debug, Clone)]
 pub struct RunRequest {
