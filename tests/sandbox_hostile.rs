@@ -95,10 +95,20 @@ fn pids_limit_holds_then_fork_bomb_is_contained() {
         forked < 8,
         "{forked} children alive at once with a limit of 8"
     );
-    // Only then the real bomb.
+    // Only then the real bomb. Every failed fork allocates a task and a kernel stack that the
+    // kernel frees only after an RCU grace period, and cgroups charge that kernel memory to the
+    // box: the bomb ends on the CPU limit, or sooner on the memory limit when the churn outruns
+    // the frees (about one run in five here). Both are the bomb contained; `run` has already
+    // checked that nothing of the slot is left.
     let p = build(&sb, "forkbomb.c");
+    let started = Instant::now();
     let r = run(&sb, &p, None, l);
-    expect_status(&r, RunStatus::TimeLimit);
+    assert!(
+        matches!(r.status, RunStatus::TimeLimit | RunStatus::MemoryLimit),
+        "fork bomb not ended by a limit: {r:?}"
+    );
+    assert!(r.time_ms <= 1500 && r.wall_ms < 3000, "{r:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
 }
 
 #[test]
