@@ -235,7 +235,7 @@ pub fn compile(
     limits: &CompileConfig,
 ) -> Result<Compiled, SandboxError> {
     let dir = tempfile::Builder::new()
-        .prefix("program-")
+        .prefix(&crate::sandbox::boxdir::program_dir_prefix())
         .tempdir_in(sandbox.box_root())
         .map_err(host_io("create temp folder in", sandbox.box_root()))?;
     let src_path = dir.path().join(&language.source);

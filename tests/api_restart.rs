@@ -35,6 +35,7 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
         ("ce.c", "c", "CE"),
     ];
     let mut ids = Vec::new();
+    let killed;
     {
         let mut d = Daemon::start(dir.path(), &db, &problems, 2);
         for (file, lang, _) in cases {
@@ -50,6 +51,7 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
             );
         }
         wait_running(&c, &d, ids[0]).await;
+        killed = d.pid();
         d.kill9();
     }
     let d = Daemon::start(dir.path(), &db, &problems, 2);
@@ -58,6 +60,38 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
     for (s, (file, _, expected)) in done.iter().zip(cases) {
         assert_eq!(s["verdict"], expected, "{file}: {s}");
     }
+    let left = leftovers_of(killed);
+    assert!(left.is_empty(), "left by the killed daemon: {left:?}");
+}
+
+/// Box folders, compiled programs and cgroups whose name says process `pid` made them.
+fn leftovers_of(pid: i32) -> Vec<std::path::PathBuf> {
+    let config = sudojudge::config::Config::embedded().unwrap();
+    let program = format!("program-{pid}-");
+    let slot = format!("-{pid}-");
+    let mut dirs = vec![config.sandbox.box_root.clone()];
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    for ctrl in ["memory", "pids", "cpuacct", ""] {
+        let path = sudojudge::sandbox::cgroup::own_cgroup_path(&own, ctrl).unwrap_or("/".into());
+        let mount = match ctrl {
+            "" => config.sandbox.cgroup_root.clone(),
+            c => config.sandbox.cgroup_root.join(c),
+        };
+        dirs.push(
+            mount
+                .join(path.trim_start_matches('/'))
+                .join(&config.sandbox.cgroup_name),
+        );
+    }
+    dirs.iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|d| d.flatten())
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&program) || (name.starts_with("slot") && name.contains(&slot))
+        })
+        .map(|e| e.path())
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 //! Start-up: the daemon refuses to run without isolation and says what is missing, unless the
-//! config allows degraded mode, which it then reports.
+//! config allows degraded mode, which it then reports; a second daemon on a database in use is
+//! refused.
 
 #[path = "fixtures/daemon.rs"]
 mod daemon;
@@ -44,4 +45,37 @@ async fn degraded_mode_when_allowed_is_reported() {
     let h = get_json(&client(), d.url("/api/health")).await;
     assert_eq!(h["sandbox"]["isolated"], false, "{h}");
     assert!(d.log().contains("DEGRADED"), "{}", d.log());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_daemon_on_the_same_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let db = dir.path().join("judge.db");
+    let first = Daemon::start(dir.path(), &db, &problems, 1);
+    let config = write_config(dir.path(), &problems, "");
+    let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--workers",
+            "1",
+            "--database",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("in use by another sudojudge daemon")
+            && stderr.contains(&format!("pid {}", first.pid())),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("listening"));
+    let h = get_json(&client(), first.url("/api/health")).await;
+    assert_eq!(h["ok"], true, "the first daemon still serves: {h}");
 }

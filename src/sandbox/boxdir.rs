@@ -43,6 +43,21 @@ fn io<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> Bo
     }
 }
 
+/// Prefix of the folders under `box_root` that keep a compiled program between its runs:
+/// `program-{pid}-…`, so a judge started after a crash can tell which are orphans.
+pub fn program_dir_prefix() -> String {
+    format!("program-{}-", std::process::id())
+}
+
+/// The pid in a `program-{pid}-…` name.
+pub(crate) fn program_dir_owner(name: &str) -> Option<i32> {
+    name.strip_prefix("program-")?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// Creates `box_root` if needed, checks nobody else could have planted it and, when
 /// `tmpfs_mb > 0` and it is not one already, mounts a tmpfs of that size on it.
 pub fn prepare_root(box_root: &Path, tmpfs_mb: u64) -> Result<(), BoxDirError> {

@@ -443,12 +443,16 @@ impl Drop for Sandbox {
     }
 }
 
-/// Removes box folders and cgroups of this slot left by a judge process that died.
+/// Removes box folders and cgroups of this slot, and compiled programs of any slot, left by
+/// a judge process that died (kill -9, a crash).
 fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>, slot: u32) {
     let stale = |name: &str| owner_pid(name, slot).is_some_and(|pid| !pid_alive(pid));
+    let orphan_program =
+        |name: &str| boxdir::program_dir_owner(name).is_some_and(|pid| !pid_alive(pid));
     if let Ok(dir) = std::fs::read_dir(box_root) {
         for e in dir.flatten() {
-            if stale(&e.file_name().to_string_lossy()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if stale(&name) || orphan_program(&name) {
                 let _ = std::fs::remove_dir_all(e.path());
             }
         }
@@ -487,6 +491,18 @@ mod tests {
     fn sandbox_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Sandbox>();
+    }
+
+    #[test]
+    fn program_dir_owner_parses_program_names() {
+        let prefix = boxdir::program_dir_prefix();
+        assert!(prefix.ends_with('-'));
+        assert_eq!(
+            boxdir::program_dir_owner(&format!("{prefix}a1B2c3")),
+            Some(std::process::id() as i32)
+        );
+        assert_eq!(boxdir::program_dir_owner("program-Ab3dEf"), None);
+        assert_eq!(boxdir::program_dir_owner("slot1-12-0"), None);
     }
 
     #[test]

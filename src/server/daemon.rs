@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
-use crate::store::{Queue, SqliteStore, StoreError};
+use crate::store::{DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
 use super::state::AppState;
@@ -46,6 +46,7 @@ pub struct Daemon {
     server: JoinHandle<std::io::Result<()>>,
     worker_handles: Vec<JoinHandle<()>>,
     store: SqliteStore,
+    _owner: DatabaseOwner,
 }
 
 /// The number of workers a config asks for (0 = one per CPU core).
@@ -57,8 +58,9 @@ pub fn worker_count(config: &Config) -> usize {
 }
 
 impl Daemon {
-    /// Opens the store, requeues what a crash left in flight, starts the workers (slots
-    /// `0..workers`), the custom-run pool (the next `[run] slots` slots) and the listener.
+    /// Claims the database (one daemon per file), opens the store, requeues what a crash left
+    /// in flight, starts the workers (slots `0..workers`), the custom-run pool (the next
+    /// `[run] slots` slots) and the listener.
     pub async fn start<E, F>(
         config: &Config,
         problems: Problems,
@@ -69,6 +71,7 @@ impl Daemon {
         E: Executor,
         F: FnMut(usize) -> Result<E, ExecutorError>,
     {
+        let owner = DatabaseOwner::claim(&config.server.database)?;
         let store = SqliteStore::open(&config.server.database).await?;
         let requeued = store.requeue_stale().await?;
         if requeued > 0 {
@@ -153,6 +156,7 @@ impl Daemon {
             server,
             worker_handles,
             store,
+            _owner: owner,
         })
     }
 

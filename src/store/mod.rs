@@ -3,14 +3,17 @@
 //! - [`model`]: the stored shapes (status, submissions as the API shows them).
 //! - [`queue`]: the [`Queue`] trait the server and workers depend on.
 //! - [`sqlite`]: [`SqliteStore`], the SQLite implementation (WAL, `BEGIN IMMEDIATE` writes).
+//! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a database.
 
 pub mod model;
+pub mod owner;
 pub mod queue;
 pub mod sqlite;
 
 use std::path::PathBuf;
 
 pub use model::{Claimed, NewSubmission, RejudgeOutcome, Status, Submission};
+pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
 
@@ -32,6 +35,25 @@ pub enum StoreError {
         path: PathBuf,
         /// Why.
         source: sqlx::Error,
+    },
+    /// Another daemon judges from this database.
+    #[error(
+        "database {database} is in use by another sudojudge daemon ({holder}); stop it, or give \
+         this one its own --database"
+    )]
+    InUse {
+        /// The database.
+        database: PathBuf,
+        /// What the lock file says of its owner (`pid N`).
+        holder: String,
+    },
+    /// The lock file could not be used.
+    #[error("database lock {path}: {source}")]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
     },
     /// Applying the migrations failed.
     #[error("database migration failed: {0}")]

@@ -161,20 +161,25 @@ impl CgroupManager {
         }
     }
 
-    /// Names of the cgroups under the parent folder.
+    /// Names of the cgroups under the parent folder (on v1, under any controller's parent:
+    /// a removal cut short can leave a leaf in one controller only).
     pub fn leaves(&self) -> Vec<String> {
-        let parent = match self {
-            CgroupManager::V1(m) => m.parent(0),
-            CgroupManager::V2(m) => m.parent().to_path_buf(),
+        let parents = match self {
+            CgroupManager::V1(m) => (0..v1::CONTROLLERS.len()).map(|i| m.parent(i)).collect(),
+            CgroupManager::V2(m) => vec![m.parent().to_path_buf()],
         };
-        std::fs::read_dir(parent)
-            .map(|d| {
-                d.flatten()
+        let mut names = std::collections::BTreeSet::new();
+        for parent in parents {
+            let Ok(dir) = std::fs::read_dir(parent) else {
+                continue;
+            };
+            names.extend(
+                dir.flatten()
                     .filter(|e| e.path().is_dir())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default()
+                    .map(|e| e.file_name().to_string_lossy().into_owned()),
+            );
+        }
+        names.into_iter().collect()
     }
 
     /// An existing cgroup `leaf` (to remove a stale one).
@@ -416,6 +421,21 @@ mod tests {
         assert_eq!(own_cgroup_path(text, "cpuacct").as_deref(), Some("/x"));
         assert_eq!(own_cgroup_path(text, "").as_deref(), Some("/u"));
         assert_eq!(own_cgroup_path(text, "pids"), None);
+    }
+
+    #[test]
+    fn v1_leaves_include_a_leaf_left_in_one_controller_only() {
+        let t = tempfile::tempdir().unwrap();
+        for c in v1::CONTROLLERS {
+            std::fs::create_dir_all(t.path().join(c)).unwrap();
+            std::fs::write(t.path().join(c).join("cgroup.procs"), "").unwrap();
+        }
+        let m = CgroupManager::V1(v1::V1Manager::detect(t.path(), "sj", "").unwrap());
+        for (c, leaf) in [("memory", "both"), ("pids", "both"), ("pids", "pids-only")] {
+            std::fs::create_dir_all(t.path().join(c).join("sj").join(leaf)).unwrap();
+        }
+        std::fs::create_dir_all(t.path().join("cpuacct/sj/cpu-only")).unwrap();
+        assert_eq!(m.leaves(), ["both", "cpu-only", "pids-only"]);
     }
 
     #[test]
