@@ -118,8 +118,33 @@ fn solve_prints_every_sample_answer() {
             );
             let answer = std::fs::read(input.with_extension("ans")).unwrap();
             assert_eq!(out.stdout, answer, "{}", input.display());
+            assert_eq!(stderr(&out), "", "{}", input.display());
         }
     }
+}
+
+#[test]
+fn solve_warns_below_the_target_constraint_and_still_answers() {
+    let input = std::fs::read_to_string(sample("target-sudoku", "1.in")).unwrap();
+    // The sample has 30 givens; clearing its last two rows leaves 20.
+    let sparser: String = input
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i {
+            7 | 8 => "0 0 0 0 0 0 0 0 0\n".to_string(),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let out = sudojudge(&["solve", "target-sudoku"], sparser.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("20 givens, fewer than the statement's 24"),
+        "{}",
+        stderr(&out)
+    );
+    // Every completion of the sample is one of the sparser grid: the maximum cannot drop.
+    let best: i64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert!(best >= 2829, "{best}");
 }
 
 #[test]

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudojudge::config::Config;
-use sudojudge::problem::{self, answer::reference_answer};
+use sudojudge::problem::verify::TARGET_MIN_GIVENS;
+use sudojudge::problem::{self, answer::reference_answer, format, CheckerKind};
 
 /// Arguments of `sudojudge solve`.
 #[derive(Debug, clap::Args)]
@@ -24,10 +25,28 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .lock()
         .read_to_end(&mut input)
         .context("reading stdin")?;
+    if problem.checker == CheckerKind::TargetSudoku {
+        warn_below_target_constraint(&input);
+    }
     let answer = reference_answer(problem.checker, &input).context("stdin")?;
     let mut out = std::io::stdout().lock();
     out.write_all(&answer)
         .and_then(|()| out.flush())
         .context("writing stdout")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The exact search is fast within the statement's constraint; far below it (an empty grid)
+/// it can run for minutes, so say so before starting instead of looking hung.
+fn warn_below_target_constraint(input: &[u8]) {
+    let Ok(grid) = format::target::parse(input) else {
+        return;
+    };
+    let givens = grid.iter().filter(|&&d| d != 0).count();
+    if givens < TARGET_MIN_GIVENS {
+        eprintln!(
+            "warning: {givens} givens, fewer than the statement's {TARGET_MIN_GIVENS}: \
+             the exact search may take minutes"
+        );
+    }
 }
