@@ -20,6 +20,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("sudoku", "wa.c", "c", "WA"),
     ("sudoku", "re.c", "c", "RE"),
     ("sudoku", "ce.c", "c", "CE"),
+    ("sudoku", "ce.py", "python", "CE"),
     ("target-sudoku", "ac.c", "c", "AC"),
     ("target-sudoku", "wa.c", "c", "WA"),
     ("target-sudoku", "re.c", "c", "RE"),
@@ -43,10 +44,14 @@ fn check_verdict(
     match expected {
         "CE" => {
             assert_eq!(s["compile"]["ok"], false, "{what}");
-            assert!(
-                s["compile"]["log"].as_str().unwrap().contains("error"),
-                "{what}"
-            );
+            let log = s["compile"]["log"].as_str().unwrap();
+            assert!(log.to_lowercase().contains("error"), "{what}");
+            if file.ends_with(".py") {
+                assert!(
+                    log.contains("SyntaxError") && log.contains("line 7"),
+                    "{what}"
+                );
+            }
             assert!(tests.is_empty(), "{what}");
             assert_eq!(s["score"], 0);
         }
