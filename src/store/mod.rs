@@ -71,5 +71,17 @@ pub enum StoreError {
     },
 }
 
+/// Creates the folder a database file (or its lock) goes in; the first start of a daemon
+/// makes `data/` itself.
+fn create_parent_dir(file: &std::path::Path) -> Result<(), StoreError> {
+    match file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        }),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests;

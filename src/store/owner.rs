@@ -27,12 +27,7 @@ impl DatabaseOwner {
             path: path.clone(),
             source,
         };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
+        super::create_parent_dir(&path)?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -29,12 +29,7 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating the file and its folder if needed) and migrates the database.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
+        super::create_parent_dir(path)?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
