@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{CompileConfig, Config, LanguageConfig};
 use crate::sandbox::boxdir::BoxDirError;
+use crate::sandbox::rootfs::Devices;
 use crate::sandbox::{Limits, RunOptions, RunReport, RunRequest, RunStatus, Sandbox, SandboxError};
 
 /// Largest file a compiler may write (the binary), in bytes.
@@ -268,6 +269,7 @@ pub fn compile(
         &request,
         RunOptions {
             file_size_bytes: Some(COMPILE_FILE_SIZE),
+            devices: Devices::NullOnly,
         },
     )?;
     let max_log = run_limits.output_bytes as usize;

@@ -296,6 +296,20 @@ fn compiler_bombs_are_compile_errors() {
     compile_cfg.time_limit_ms = 5000;
     compile_cfg.wall_limit_ms = 10000;
     compile_cfg.memory_limit_mb = 256;
+    // The memory limit first (a preprocessor expansion of 2^30 tokens), then the bombs.
+    let source = std::fs::read(hostile("macro_bomb.c")).unwrap();
+    let out =
+        sudojudge::languages::compile(&sb, table.get("c").unwrap(), &source, &compile_cfg).unwrap();
+    assert_clean(&sb);
+    let sudojudge::languages::Compiled::Failed(f) = out else {
+        panic!("macro_bomb.c compiled")
+    };
+    assert!(
+        f.log
+            .contains("compilation stopped: memory limit (256 MiB)"),
+        "{}",
+        f.log
+    );
     for (name, lang) in [("urandom_include.c", "c"), ("templates.cpp", "cpp")] {
         let source = std::fs::read(hostile(name)).unwrap();
         let started = Instant::now();
@@ -317,6 +331,27 @@ fn compiler_bombs_are_compile_errors() {
         assert!(
             started.elapsed() < Duration::from_secs(11),
             "{name} too slow"
+        );
+    }
+    // With the default limits (1 GiB), endless devices are simply not there for a compiler.
+    for device in ["/dev/urandom", "/dev/zero"] {
+        let source = format!("#include \"{device}\"\nint main(void) {{ return 0; }}\n");
+        let out = sudojudge::languages::compile(
+            &sb,
+            table.get("c").unwrap(),
+            source.as_bytes(),
+            &cfg.compile,
+        )
+        .unwrap();
+        assert_clean(&sb);
+        let sudojudge::languages::Compiled::Failed(f) = out else {
+            panic!("including {device} compiled")
+        };
+        assert!(
+            f.log
+                .contains(&format!("{device}: No such file or directory")),
+            "{}",
+            f.log
         );
     }
 }
@@ -480,6 +515,47 @@ fn the_program_runs_unprivileged_with_a_clean_slate() {
         entries,
         ["bin", "box", "dev", "etc", "lib", "lib64", "proc", "root", "tmp", "usr"],
         "{out}"
+    );
+    let dev = out.lines().find(|l| l.starts_with("dev:")).unwrap();
+    let mut entries: Vec<&str> = dev["dev:".len()..].split_whitespace().collect();
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["fd", "null", "stderr", "stdin", "stdout", "urandom", "zero"],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_compile_box_has_no_endless_device() {
+    let sb = sandbox(125);
+    let cfg = config();
+    let mut lister = sudojudge::languages::LanguageTable::from_config(&cfg)
+        .get("c")
+        .unwrap()
+        .clone();
+    // A "compiler" that lists /dev and fails, so the listing comes back as the log.
+    lister.compile = Some(vec![
+        "/bin/sh".into(),
+        "-c".into(),
+        "ls -A /dev; exit 1".into(),
+    ]);
+    let out = sudojudge::languages::compile(&sb, &lister, b"", &cfg.compile).unwrap();
+    assert_clean(&sb);
+    let sudojudge::languages::Compiled::Failed(f) = out else {
+        panic!("the lister compiled")
+    };
+    let mut entries: Vec<&str> = f
+        .log
+        .lines()
+        .take_while(|l| !l.starts_with("the compiler"))
+        .collect();
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["fd", "null", "stderr", "stdin", "stdout"],
+        "{}",
+        f.log
     );
 }
 

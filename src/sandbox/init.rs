@@ -540,7 +540,12 @@ fn init_main(
         return fail(format!("writing /proc/self/oom_score_adj: {e}"));
     }
     if spec.isolate {
-        if let Err(e) = rootfs::enter(&spec.root_dir, &spec.box_dir, spec.tmp_size_mb) {
+        if let Err(e) = rootfs::enter(
+            &spec.root_dir,
+            &spec.box_dir,
+            spec.tmp_size_mb,
+            spec.devices,
+        ) {
             return fail(e.to_string());
         }
         if let Err(e) = namespaces::set_hostname() {

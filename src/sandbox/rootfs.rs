@@ -12,6 +12,7 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 use nix::mount::{mount, umount2, MntFlags, MsFlags};
+use serde::{Deserialize, Serialize};
 
 /// Errors building the root; each names the path it failed on.
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +101,51 @@ fn place(root: &Path, host: &Path) -> Result<(), RootfsError> {
     }
 }
 
+/// The device files a box's `/dev` offers (besides the `fd`, `stdin`, `stdout` and
+/// `stderr` links).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Devices {
+    /// `null`, `zero` and `urandom`: what programs may use.
+    #[default]
+    Standard,
+    /// `null` alone, for compiles: no compiler needs an endless file, and without them
+    /// `#include "/dev/urandom"` is a missing file at once instead of a memory bomb.
+    NullOnly,
+}
+
+impl Devices {
+    fn names(self) -> &'static [&'static str] {
+        match self {
+            Devices::Standard => &["null", "zero", "urandom"],
+            Devices::NullOnly => &["null"],
+        }
+    }
+}
+
+/// Binds the host's devices for `devices` into the empty folder `dev` and adds the links.
+fn populate_dev(dev: &Path, devices: Devices) -> Result<(), RootfsError> {
+    for name in devices.names() {
+        let target = dev.join(name);
+        std::fs::File::create(&target).map_err(io("create", &target))?;
+        bind(
+            &Path::new("/dev").join(name),
+            &target,
+            MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
+        )?;
+    }
+    for (name, to) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ] {
+        let target = dev.join(name);
+        symlink(to, &target).map_err(io("symlink", &target))?;
+    }
+    Ok(())
+}
+
 /// In the helper, once: a private mount namespace holding the template at `root` (an empty
 /// host folder) built from `mounts`. The helper's next clones copy it.
 pub fn build_template(root: &Path, mounts: &[PathBuf]) -> Result<(), RootfsError> {
@@ -130,24 +176,7 @@ pub fn build_template(root: &Path, mounts: &[PathBuf]) -> Result<(), RootfsError
     }
     let dev = root.join("dev");
     std::fs::create_dir(&dev).map_err(io("mkdir", &dev))?;
-    for name in ["null", "zero", "urandom"] {
-        let target = dev.join(name);
-        std::fs::File::create(&target).map_err(io("create", &target))?;
-        bind(
-            &Path::new("/dev").join(name),
-            &target,
-            MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
-        )?;
-    }
-    for (name, to) in [
-        ("fd", "/proc/self/fd"),
-        ("stdin", "/proc/self/fd/0"),
-        ("stdout", "/proc/self/fd/1"),
-        ("stderr", "/proc/self/fd/2"),
-    ] {
-        let target = dev.join(name);
-        symlink(to, &target).map_err(io("symlink", &target))?;
-    }
+    populate_dev(&dev, Devices::Standard)?;
     mount(
         None::<&str>,
         root,
@@ -164,8 +193,33 @@ pub fn build_template(root: &Path, mounts: &[PathBuf]) -> Result<(), RootfsError
 
 /// In the box's init (a fresh copy of the helper's mount namespace, PID 1 of a fresh PID
 /// namespace): mounts the run's parts into the template at `root` and pivots into it; the
-/// working folder becomes `/box`.
-pub fn enter(root: &Path, box_dir: &Path, tmp_size_mb: u64) -> Result<(), RootfsError> {
+/// working folder becomes `/box`. A `/dev` other than the template's is a fresh tmpfs over it.
+pub fn enter(
+    root: &Path,
+    box_dir: &Path,
+    tmp_size_mb: u64,
+    devices: Devices,
+) -> Result<(), RootfsError> {
+    if devices != Devices::Standard {
+        let dev = root.join("dev");
+        mount(
+            Some("tmpfs"),
+            &dev,
+            Some("tmpfs"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
+            Some("size=16k,nr_inodes=16,mode=0755"),
+        )
+        .map_err(sys("mount tmpfs on", &dev))?;
+        populate_dev(&dev, devices)?;
+        mount(
+            None::<&str>,
+            &dev,
+            None::<&str>,
+            MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC,
+            Some("size=16k,nr_inodes=16,mode=0755"),
+        )
+        .map_err(sys("remount read-only", &dev))?;
+    }
     let boxed = root.join("box");
     bind(box_dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
     let tmp = root.join("tmp");

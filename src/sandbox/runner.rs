@@ -13,6 +13,7 @@ use super::boxdir::{self, BoxDirError, RunDir};
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
 use super::probe::{probe_with, Capabilities};
 use super::rlimits::RlimitPlan;
+use super::rootfs::Devices;
 use super::spec::{BoxSpec, HelperReport};
 use super::status::{classify, Facts};
 use super::{RunReport, RunRequest};
@@ -60,6 +61,8 @@ pub struct RunOptions {
     /// Largest file the program may write (RLIMIT_FSIZE); default: the output limit + 1.
     /// Compiles need more (the binary they write).
     pub file_size_bytes: Option<u64>,
+    /// What `/dev` offers; compiles get `null` alone.
+    pub devices: Devices,
 }
 
 /// One worker slot's sandbox: its uid/gid, its cgroups, its long-lived helper process.
@@ -303,6 +306,7 @@ impl Sandbox {
             stderr: run_dir.stderr_path(),
             mounts: self.config.mounts.clone(),
             tmp_size_mb: self.config.tmp_size_mb,
+            devices: options.devices,
             uid: self.uid,
             gid: self.gid,
             cpu_limit_ms: limits.cpu_time_ms,

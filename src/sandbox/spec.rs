@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cgroup::Cgroup;
 use super::rlimits::RlimitPlan;
+use super::rootfs::Devices;
 
 /// Everything the helper needs to run one program in one box.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,6 +30,8 @@ pub struct BoxSpec {
     pub mounts: Vec<PathBuf>,
     /// Size of the box's `/tmp`.
     pub tmp_size_mb: u64,
+    /// What the box's `/dev` holds.
+    pub devices: Devices,
     /// uid the program runs as.
     pub uid: u32,
     /// gid the program runs as.

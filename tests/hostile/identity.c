@@ -30,5 +30,10 @@ int main(void) {
     while (d && (e = readdir(d)))
         if (e->d_name[0] != '.') printf(" %s", e->d_name);
     printf("\n");
+    d = opendir("/dev");
+    printf("dev:");
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.') printf(" %s", e->d_name);
+    printf("\n");
     return 0;
 }
