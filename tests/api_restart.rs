@@ -3,6 +3,8 @@
 
 #[path = "fixtures/daemon.rs"]
 mod daemon;
+#[path = "sandbox_support/mod.rs"]
+mod sandbox_support;
 
 use std::time::{Duration, Instant};
 
@@ -66,32 +68,11 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
 
 /// Box folders, compiled programs and cgroups whose name says process `pid` made them.
 fn leftovers_of(pid: i32) -> Vec<std::path::PathBuf> {
-    let config = sudojudge::config::Config::embedded().unwrap();
     let program = format!("program-{pid}-");
     let slot = format!("-{pid}-");
-    let mut dirs = vec![config.sandbox.box_root.clone()];
-    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    for ctrl in ["memory", "pids", "cpuacct", ""] {
-        let path = sudojudge::sandbox::cgroup::own_cgroup_path(&own, ctrl).unwrap_or("/".into());
-        let mount = match ctrl {
-            "" => config.sandbox.cgroup_root.clone(),
-            c => config.sandbox.cgroup_root.join(c),
-        };
-        dirs.push(
-            mount
-                .join(path.trim_start_matches('/'))
-                .join(&config.sandbox.cgroup_name),
-        );
-    }
-    dirs.iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
-        .flat_map(|d| d.flatten())
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name.starts_with(&program) || (name.starts_with("slot") && name.contains(&slot))
-        })
-        .map(|e| e.path())
-        .collect()
+    sandbox_support::judge_leftovers(|name| {
+        name.starts_with(&program) || (name.starts_with("slot") && name.contains(&slot))
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

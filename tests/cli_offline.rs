@@ -1,6 +1,9 @@
 //! The offline commands (`solve`, `check`, `gen`, `verify`) run as a user runs them: the built
 //! binary, real files, exit codes and messages.
 
+#[path = "fixtures/config.rs"]
+mod config;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -85,18 +88,9 @@ fn copy_package(problem: &str, dest: &Path) {
     }
 }
 
-/// A config file pointing `problems.dir` at `dir`.
+/// A config file pointing `problems.dir` at `dir/problems`.
 fn config_for(dir: &Path) -> PathBuf {
-    let config = dir.join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[problems]\ndir = {:?}\n",
-            dir.join("problems").display().to_string()
-        ),
-    )
-    .unwrap();
-    config
+    config::write_config(dir, &dir.join("problems"), "")
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! as root), a small binary-sudoku package in a temporary folder holding copies of the
 //! committed reference solutions.
 
+#[path = "fixtures/config.rs"]
+mod config;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,16 +40,7 @@ fn package(dir: &Path, solutions: &[(&str, &str)]) -> PathBuf {
         std::fs::create_dir_all(&dest).unwrap();
         std::fs::copy(src.join("submissions").join(from), dest.join(file)).unwrap();
     }
-    let config = dir.join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[problems]\ndir = {:?}\n",
-            dir.join("problems").display().to_string()
-        ),
-    )
-    .unwrap();
-    config
+    config::write_config(dir, &dir.join("problems"), "")
 }
 
 fn verify_json(config: &Path) -> (Output, serde_json::Value) {

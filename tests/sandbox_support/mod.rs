@@ -109,8 +109,14 @@ pub fn processes_of(uid: u32) -> Vec<i32> {
 /// (`slot{N}-{pid}-{sandbox}-{run}`) and per sandbox (`slot{N}-{pid}-{sandbox}`, the cgroup v1
 /// the slot's helper lives in).
 pub fn slot_folders(slot: u32) -> Vec<PathBuf> {
-    let cfg = config();
     let prefix = format!("slot{}-{}-", slot, std::process::id());
+    judge_leftovers(|name| name.starts_with(&prefix))
+}
+
+/// The entries under the box root and under the judge's cgroup parents (every v1 controller,
+/// and v2) whose name `pick` accepts: where anything a judge process made on the host lives.
+pub fn judge_leftovers(pick: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let cfg = config();
     let proc_self = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     let mut parents = vec![cfg.sandbox.box_root.clone()];
     for ctrl in ["memory", "pids", "cpuacct", ""] {
@@ -131,7 +137,7 @@ pub fn slot_folders(slot: u32) -> Vec<PathBuf> {
     for parent in parents {
         if let Ok(dir) = std::fs::read_dir(&parent) {
             for e in dir.flatten() {
-                if e.file_name().to_string_lossy().starts_with(&prefix) {
+                if pick(&e.file_name().to_string_lossy()) {
                     found.push(e.path());
                 }
             }
