@@ -3,7 +3,7 @@
 //!
 //! - sudoku: puzzles/s of the fast solver against the naive baseline (both counting up to 2
 //!   solutions) on a fixed sample of randomly permuted puzzles from each list in
-//!   ../shared/datasets, median of several passes, and their ratio;
+//!   datasets/, median of several passes, and their ratio;
 //! - target-sudoku: branch and bound against plain exhaustive enumeration on NOIP-like cases
 //!   (24-30 givens) generated from fixed seeds, plus 20-given stress cases;
 //! - binary-sudoku: time per grid, parsing included.
@@ -354,15 +354,8 @@ fn main() {
         .collect();
     let run = |section: &str| wanted.is_empty() || wanted.contains(&section);
     if run("sudoku") {
-        let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-        if datasets.is_dir() {
-            bench_sudoku(&datasets);
-        } else {
-            println!(
-                "datasets missing: {} not found; the sudoku section is skipped",
-                datasets.display()
-            );
-        }
+        let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+        bench_sudoku(&datasets);
     }
     if run("target") {
         bench_target();

@@ -12,8 +12,8 @@ use sudojudge::problem::{self, gen};
 pub struct Args {
     /// Problem id.
     pub problem: String,
-    /// Folder of the public puzzle lists (default: `../shared/datasets` beside the folder
-    /// that holds the problems folder).
+    /// Folder of the public puzzle lists (default: `datasets/` beside the problems folder,
+    /// as in the repository).
     #[arg(long)]
     pub datasets: Option<PathBuf>,
 }
@@ -24,7 +24,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let datasets = args.datasets.unwrap_or_else(|| {
         let root = config.problems.dir.parent().unwrap_or(Path::new(""));
-        root.join("..").join("shared").join("datasets")
+        root.join("datasets")
     });
     let cases = gen::generate(problem.checker, &datasets)
         .with_context(|| format!("generating {}", problem.id))?;

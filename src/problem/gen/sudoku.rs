@@ -1,5 +1,5 @@
 //! `sudoku` secret data: generated puzzles (nearly full, easy, minimal) and hard public
-//! puzzles from `../shared/datasets`, each copy relabelled and permuted into a new puzzle.
+//! puzzles from `the repository's `datasets/``, each copy relabelled and permuted into a new puzzle.
 
 use std::path::Path;
 

@@ -70,7 +70,7 @@ mod tests {
         }
     }
 
-    /// Unique puzzles from ../shared/datasets: 1905_11+, top1465 and 17-clue.
+    /// Unique puzzles from the repository's `datasets/`: 1905_11+, top1465 and 17-clue.
     const HARD: [&str; 9] = [
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
         "98.7..6..75.....8...6......4...3.5....54.9.6.....2...4.1.........98...7...79.1.5.",
