@@ -16,10 +16,20 @@ pub struct SandboxExecutor {
 }
 
 impl SandboxExecutor {
-    /// The executor of worker slot `slot`; fails when the sandbox is unusable.
+    /// The executor of slot `slot` (waits for another process to free it); fails when the
+    /// sandbox is unusable.
     pub fn new(config: &Config, slot: u32) -> Result<SandboxExecutor, SandboxError> {
         Ok(SandboxExecutor::with_sandbox(
             Sandbox::new(&config.sandbox, slot)?,
+            config,
+        ))
+    }
+
+    /// The executor of the lowest sandbox slot free on this host (every process judges on
+    /// slots of its own).
+    pub fn any(config: &Config) -> Result<SandboxExecutor, SandboxError> {
+        Ok(SandboxExecutor::with_sandbox(
+            Sandbox::any(&config.sandbox)?,
             config,
         ))
     }

@@ -15,6 +15,7 @@
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out.
 //! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
+//! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups.
 
 pub mod boxdir;
 pub mod cgroup;
@@ -24,6 +25,7 @@ pub mod probe;
 pub mod rlimits;
 pub mod rootfs;
 pub mod seccomp;
+pub mod slots;
 pub mod spec;
 pub mod status;
 
@@ -31,7 +33,7 @@ mod runner;
 
 pub use init::helper_main;
 pub use probe::{probe, Capabilities};
-pub use runner::{RunOptions, Sandbox, SandboxError};
+pub use runner::{RunOptions, Sandbox, SandboxError, SLOT_WAIT};
 
 use std::path::PathBuf;
 

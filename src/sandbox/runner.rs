@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::boxdir::{self, BoxDirError, RunDir};
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
 use super::probe::{probe_with, Capabilities};
 use super::rlimits::RlimitPlan;
 use super::rootfs::Devices;
+use super::slots::{SlotError, SlotLease};
 use super::spec::{BoxSpec, HelperReport};
 use super::status::{classify, Facts};
 use super::{RunReport, RunRequest};
@@ -53,6 +54,9 @@ pub enum SandboxError {
     /// The request itself is unusable (empty argv, NUL bytes, a path as a file name).
     #[error("invalid run request: {0}")]
     Request(String),
+    /// No sandbox slot could be leased.
+    #[error(transparent)]
+    Slot(#[from] SlotError),
 }
 
 /// Per-run settings beyond [`super::Limits`].
@@ -87,6 +91,8 @@ pub struct Sandbox {
     template: PathBuf,
     seq: AtomicU64,
     server: Mutex<Option<Server>>,
+    /// The slot is this sandbox's alone, host-wide, while it lives (dropped last).
+    _lease: SlotLease,
 }
 
 /// The running helper process and its protocol pipes.
@@ -103,6 +109,9 @@ impl Server {
         let _ = self.child.wait();
     }
 }
+
+/// How long [`Sandbox::new`] waits for another process to free the slot asked for.
+pub const SLOT_WAIT: Duration = Duration::from_secs(120);
 
 /// Distinguishes sandboxes of one process (and so their cgroups and box folders).
 static INSTANCES: AtomicU64 = AtomicU64::new(0);
@@ -132,9 +141,21 @@ const BASE_ENV: &[(&str, &str)] = &[
 ];
 
 impl Sandbox {
-    /// The sandbox of worker slot `slot`: probes the host and refuses, naming what is
-    /// missing, unless everything is there or `allow_degraded` is set.
+    /// The sandbox of slot `slot`, once no other process holds it (waits up to
+    /// [`SLOT_WAIT`]); see [`Sandbox::any`] for the usual case.
     pub fn new(config: &SandboxConfig, slot: u32) -> Result<Sandbox, SandboxError> {
+        Self::with_lease(config, SlotLease::wait_for(config, slot, SLOT_WAIT)?)
+    }
+
+    /// The sandbox of the lowest slot free on this host.
+    pub fn any(config: &SandboxConfig) -> Result<Sandbox, SandboxError> {
+        Self::with_lease(config, SlotLease::first_free(config)?)
+    }
+
+    /// Probes the host and refuses, naming what is missing, unless everything is there or
+    /// `allow_degraded` is set.
+    fn with_lease(config: &SandboxConfig, lease: SlotLease) -> Result<Sandbox, SandboxError> {
+        let slot = lease.slot();
         let manager = super::probe::detect_cgroups(config);
         let capabilities = probe_with(config, &manager);
         if !capabilities.isolated && !config.allow_degraded {
@@ -198,6 +219,7 @@ impl Sandbox {
             template,
             seq: AtomicU64::new(0),
             server: Mutex::new(None),
+            _lease: lease,
         })
     }
 
