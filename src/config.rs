@@ -1,12 +1,21 @@
-//! `config.toml` to a typed [`Config`].
+//! `config.toml` to a typed [`Config`], read when a command starts (never at build time).
 //!
-//! The top-level `config.toml` is embedded in the binary and is the default: the daemon runs
-//! with no config file at all on exactly the settings that file documents. A user's file is
-//! read on top of the embedded one, so it only needs the keys it changes.
+//! The repository's `config.toml` is also built into the binary as the defaults: a judge
+//! with no config file runs on exactly the settings that file documents. The file a command
+//! reads ([`locate`]: `--config`, else `SUDOJUDGE_CONFIG`, else `./config.toml`) is laid over
+//! those defaults, so it only needs the keys it changes; relative paths in it are resolved
+//! against its own folder. Toolchains named by a language's `toolchain` command are found
+//! on this host when the config is loaded ([`toolchain`]).
+
+mod locate;
+pub mod toolchain;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+pub use locate::{locate, ConfigSource};
+pub use toolchain::Toolchains;
 
 /// The embedded default configuration (the repository's `config.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
@@ -46,8 +55,16 @@ pub struct Config {
     pub compile: CompileConfig,
     /// The sandbox: mounts, uids, cgroups, degraded mode.
     pub sandbox: SandboxConfig,
-    /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`).
+    /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`): only the
+    /// languages whose toolchain was found on this host.
     pub languages: std::collections::BTreeMap<String, LanguageConfig>,
+    /// What toolchain discovery found or missed per language (`doctor` prints it; a
+    /// language whose toolchain is missing is left out of `languages`).
+    #[serde(skip)]
+    pub toolchains: Toolchains,
+    /// The file these settings were read from (or the built-in defaults).
+    #[serde(skip)]
+    pub source: ConfigSource,
 }
 
 /// Settings of the HTTP daemon.
@@ -114,6 +131,10 @@ pub struct SandboxConfig {
     pub box_root: PathBuf,
     /// First unprivileged uid/gid; worker slot N runs as `uid_base + N`.
     pub uid_base: u32,
+    /// Folder of the host-wide slot locks (`<uid>.lock`): every process leases free slots
+    /// there, so processes never share a uid.
+    #[serde(default = "default_slot_locks")]
+    pub slot_locks: PathBuf,
     /// Size of the tmpfs mounted at `/tmp` in each box.
     pub tmp_size_mb: u64,
     /// Size of the tmpfs mounted on `box_root` (boxes live in memory, and what a program
@@ -143,6 +164,10 @@ fn default_cgroup_root() -> PathBuf {
     PathBuf::from("/sys/fs/cgroup")
 }
 
+fn default_slot_locks() -> PathBuf {
+    PathBuf::from("/run/sudojudge/slots")
+}
+
 fn default_cgroup_name() -> String {
     "sudojudge".to_string()
 }
@@ -157,6 +182,11 @@ pub struct LanguageConfig {
     pub extensions: Vec<String>,
     /// Name the source is written to inside the box.
     pub source: String,
+    /// Command printing the language's toolchain folder on this host (for Rust:
+    /// `rustc --print sysroot`), run when the config is loaded; the folder is mounted in every
+    /// box and replaces `{toolchain}` in `compile` and `run`.
+    #[serde(default)]
+    pub toolchain: Option<Vec<String>>,
     /// Compile command, if the language compiles; `{source}` and `{binary}` are substituted.
     pub compile: Option<Vec<String>>,
     /// Files the compile produces that the run needs.
@@ -173,21 +203,40 @@ pub struct LanguageConfig {
 }
 
 impl Config {
-    /// The embedded default configuration.
+    /// The built-in defaults (the repository's `config.toml` as it was at build time), with
+    /// toolchains found on this host.
     pub fn embedded() -> Result<Config, ConfigError> {
-        parse_layered(DEFAULT_CONFIG, None, "embedded default")
+        parse_layered(DEFAULT_CONFIG, None, ConfigSource::BuiltIn)
     }
 
-    /// The embedded default with the user's file read on top of it.
+    /// The defaults with the file at `path` (if any) laid over them; relative paths in the
+    /// file are resolved against its folder.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
-        let Some(path) = path else {
+        match path {
+            None => Self::embedded(),
+            Some(path) => Self::from_source(ConfigSource::Flag(path.to_path_buf())),
+        }
+    }
+
+    /// The configuration a command runs on: the file [`locate`] finds for `flag` (the
+    /// `--config` argument), laid over the defaults.
+    pub fn discover(flag: Option<&Path>) -> Result<Config, ConfigError> {
+        Self::from_source(locate(flag))
+    }
+
+    /// The defaults with the file `source` names laid over them.
+    pub fn from_source(source: ConfigSource) -> Result<Config, ConfigError> {
+        let Some(path) = source.path() else {
             return Self::embedded();
         };
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
             path: path.to_path_buf(),
-            source,
+            source: e,
         })?;
-        parse_layered(DEFAULT_CONFIG, Some(&text), &path.display().to_string())
+        let origin = path.display().to_string();
+        let mut table = parse_table(&text, &origin)?;
+        locate::resolve_paths(&mut table, path);
+        parse_layered(DEFAULT_CONFIG, Some(table), source)
     }
 }
 
@@ -210,22 +259,39 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
     }
 }
 
-fn parse_layered(base: &str, over: Option<&str>, origin: &str) -> Result<Config, ConfigError> {
-    let mut table = parse_table(base, "embedded default")?;
+fn parse_layered(
+    base: &str,
+    over: Option<toml::Table>,
+    source: ConfigSource,
+) -> Result<Config, ConfigError> {
+    let origin = source.to_string();
+    let mut table = parse_table(base, "built-in defaults")?;
     if let Some(over) = over {
-        merge(&mut table, parse_table(over, origin)?);
+        merge(&mut table, over);
     }
-    toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| ConfigError::Parse {
-            origin: origin.to_string(),
-            message: e.to_string(),
-        })
+    let mut config: Config =
+        toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Parse {
+                origin,
+                message: e.to_string(),
+            })?;
+    config.source = source;
+    config.toolchains = toolchain::discover(&mut config.languages, &mut config.sandbox.mounts);
+    Ok(config)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn table(text: &str) -> toml::Table {
+        parse_table(text, "t").unwrap()
+    }
+
+    fn t() -> ConfigSource {
+        ConfigSource::Flag(PathBuf::from("t.toml"))
+    }
 
     #[test]
     fn embedded_default_parses() {
@@ -236,14 +302,16 @@ mod tests {
 
     #[test]
     fn user_file_overrides_only_its_keys() {
-        let config = parse_layered(DEFAULT_CONFIG, Some("[server]\nworkers = 7\n"), "t").unwrap();
+        let config =
+            parse_layered(DEFAULT_CONFIG, Some(table("[server]\nworkers = 7\n")), t()).unwrap();
         assert_eq!(config.server.workers, 7);
         assert_eq!(config.server.max_source_kib, 256);
     }
 
     #[test]
     fn unknown_key_is_an_error() {
-        let err = parse_layered(DEFAULT_CONFIG, Some("[server]\nworkerz = 7\n"), "t").unwrap_err();
+        let over = Some(table("[server]\nworkerz = 7\n"));
+        let err = parse_layered(DEFAULT_CONFIG, over, t()).unwrap_err();
         assert!(err.to_string().contains("workerz"), "{err}");
     }
 }

@@ -21,7 +21,7 @@ pub mod package;
 pub mod rng;
 pub mod verify;
 
-pub use package::{find, load, load_all};
+pub use package::{find, ids, load, load_all};
 
 /// Why a package could not be loaded; every message names the file at fault.
 #[derive(Debug, thiserror::Error)]
@@ -43,18 +43,21 @@ pub enum ProblemError {
         message: String,
     },
     /// The problems folder itself is missing.
-    #[error("no problems folder at {} (run from the crate root, or set [problems] dir in a config file)", dir.display())]
+    #[error("no problems folder at {} (pass --problems DIR or --config FILE, or run where config.toml is)", dir.display())]
     NoProblemsFolder {
         /// Where it was looked for.
         dir: PathBuf,
     },
     /// No package with that id.
-    #[error("unknown problem `{id}` (no {dir}/{id}/problem.toml)", dir = dir.display())]
+    #[error("unknown problem `{id}` (no {dir}/{id}/problem.toml); known: {known}", dir = dir.display(),
+        known = if known.is_empty() { "none".to_string() } else { known.join(", ") })]
     Unknown {
         /// The id asked for.
         id: String,
         /// Where packages were looked for.
         dir: PathBuf,
+        /// The ids that are there, so the message can offer them.
+        known: Vec<String>,
     },
 }
 

@@ -155,13 +155,28 @@ pub fn load_all(problems_dir: &Path) -> Result<Vec<Problem>, ProblemError> {
     dirs.iter().map(|d| load(d)).collect()
 }
 
+/// The ids of the packages in `problems_dir`, sorted (empty when it cannot be read).
+pub fn ids(problems_dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(problems_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("problem.toml").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
+}
+
 /// Loads the package of problem `id` from `problems_dir`, with a clear error for an unknown id.
 pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
+    let unknown = || ProblemError::Unknown {
+        id: id.to_string(),
+        dir: problems_dir.to_path_buf(),
+        known: ids(problems_dir),
+    };
     if !super::is_valid_id(id) {
-        return Err(ProblemError::Unknown {
-            id: id.to_string(),
-            dir: problems_dir.to_path_buf(),
-        });
+        return Err(unknown());
     }
     let dir = problems_dir.join(id);
     if !dir.join("problem.toml").is_file() {
@@ -170,10 +185,7 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
                 dir: problems_dir.to_path_buf(),
             });
         }
-        return Err(ProblemError::Unknown {
-            id: id.to_string(),
-            dir: problems_dir.to_path_buf(),
-        });
+        return Err(unknown());
     }
     load(&dir)
 }
