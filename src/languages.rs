@@ -12,6 +12,15 @@ use crate::sandbox::boxdir::BoxDirError;
 use crate::sandbox::rootfs::Devices;
 use crate::sandbox::{Limits, RunOptions, RunReport, RunRequest, RunStatus, Sandbox, SandboxError};
 
+/// The one message every entry point (CLI and HTTP) refuses a blank source with.
+pub const EMPTY_SOURCE: &str = "source is empty";
+
+/// Whether a source is empty or only whitespace: refused before any compile, the same way
+/// by `judge`, `run`, `submit` and the HTTP API (no language gets to turn it into a CE or WA).
+pub fn is_blank(source: &[u8]) -> bool {
+    String::from_utf8_lossy(source).trim().is_empty()
+}
+
 /// Largest file a compiler may write (the binary), in bytes.
 pub const COMPILE_FILE_SIZE: u64 = 256 << 20;
 

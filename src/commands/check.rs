@@ -5,12 +5,13 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudojudge::checkers::{check, CheckOutcome};
-use sudojudge::config::Config;
 use sudojudge::problem::{self, answer::reference_answer};
 
 /// Arguments of `sudojudge check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
     /// Problem id.
     pub problem: String,
     /// The test input.
@@ -28,7 +29,7 @@ fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// Runs `sudojudge check`: exit 0 accepted, 1 wrong (message on stderr), 2 usage/file error.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let input = read(&args.input)?;
     let output = read(&args.output)?;

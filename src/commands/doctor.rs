@@ -3,9 +3,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use serde_json::json;
-use sudojudge::config::Config;
+use sudojudge::config::{toolchain, Config, LanguageConfig};
 use sudojudge::sandbox::{probe, Limits, RunRequest, RunStatus, Sandbox};
 
 /// Arguments of `sudojudge doctor`.
@@ -16,12 +15,9 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Slot used by doctor's trial run.
-const DOCTOR_SLOT: u32 = 998;
-
 /// Runs `/bin/true` in a real box: proof that the whole chain works, not only its parts.
 fn trial_run(config: &Config) -> Result<String, String> {
-    let sandbox = Sandbox::new(&config.sandbox, DOCTOR_SLOT).map_err(|e| e.to_string())?;
+    let sandbox = Sandbox::any(&config.sandbox).map_err(|e| e.to_string())?;
     let request = RunRequest {
         argv: vec!["/bin/true".into()],
         files: Vec::new(),
@@ -48,15 +44,41 @@ fn trial_run(config: &Config) -> Result<String, String> {
     }
 }
 
+/// What this host offers one language: the program that compiles (or runs) it, its version,
+/// and the toolchain folder found for it, if it asks for one.
+fn language_report(config: &Config, id: &str, language: &LanguageConfig) -> serde_json::Value {
+    let program = language
+        .compile
+        .as_ref()
+        .and_then(|c| c.first())
+        .or(language.run.first())
+        .filter(|p| p.starts_with('/'));
+    let version = program.and_then(|p| toolchain::version(Path::new(p)));
+    json!({
+        "program": program,
+        "found": version.is_some(),
+        "version": version,
+        "toolchain": config.toolchains.found.get(id),
+    })
+}
+
 /// Runs `sudojudge doctor`: exit 0 when fully isolated, 1 when something is missing.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config(config)?;
     let caps = probe(&config.sandbox);
     let trial = trial_run(&config);
     let ok = caps.isolated && trial.is_ok();
+    let languages: serde_json::Map<String, serde_json::Value> = config
+        .languages
+        .iter()
+        .map(|(id, l)| (id.clone(), language_report(&config, id, l)))
+        .collect();
     if args.json {
         let out = json!({
             "ok": ok,
+            "config": config.source.to_string(),
+            "languages": languages,
+            "missing_languages": config.toolchains.missing,
             "capabilities": caps,
             "trial_run": match &trial { Ok(m) => json!({"ok": true, "message": m}),
                                         Err(e) => json!({"ok": false, "message": e}) },
@@ -64,6 +86,23 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         println!("{out}");
     } else {
         let yes = |b: bool| if b { "yes" } else { "NO" };
+        println!("config: {}", config.source);
+        for (id, report) in &languages {
+            let program = report["program"]
+                .as_str()
+                .unwrap_or("(no absolute program)");
+            match report["version"].as_str() {
+                Some(v) => print!("language {id}: {program} ({v})"),
+                None => print!("language {id}: {program} NOT FOUND or not runnable"),
+            }
+            match report["toolchain"]["folder"].as_str() {
+                Some(folder) => println!(", toolchain {folder} (mounted in boxes)"),
+                None => println!(),
+            }
+        }
+        for (id, why) in &config.toolchains.missing {
+            println!("language {id}: NOT OFFERED: {why}");
+        }
         println!("root with CAP_SYS_ADMIN: {}", yes(caps.root));
         for (ns, present) in &caps.namespaces {
             println!("{ns} namespace: {}", yes(*present));

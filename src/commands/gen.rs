@@ -4,12 +4,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::config::Config;
 use sudojudge::problem::{self, gen};
 
 /// Arguments of `sudojudge gen`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
     /// Problem id.
     pub problem: String,
     /// Folder of the public puzzle lists (default: `datasets/` beside the problems folder,
@@ -20,7 +21,7 @@ pub struct Args {
 
 /// Runs `sudojudge gen`: rewrites `data/secret/` from fixed seeds.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let datasets = args.datasets.unwrap_or_else(|| {
         let root = config.problems.dir.parent().unwrap_or(Path::new(""));

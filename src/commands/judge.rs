@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use sudojudge::config::Config;
-use sudojudge::judge::{table, Judge, JudgeSettings, SandboxExecutor};
-use sudojudge::languages::LanguageTable;
+use sudojudge::judge::{table, Judge, JudgeSettings, SandboxExecutor, Verdict};
+use sudojudge::languages::{is_blank, LanguageTable, EMPTY_SOURCE};
 
 /// Arguments of `sudojudge judge`.
 #[derive(Debug, clap::Args)]
@@ -22,46 +22,74 @@ pub struct Args {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
 }
 
-/// The language id given, or the one the source's extension selects.
-pub(super) fn guess_language(config: &Config, source: &Path) -> anyhow::Result<String> {
-    let table = LanguageTable::from_config(config);
-    let known = || {
-        table
-            .iter()
-            .map(|l| l.id.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match table.guess(source) {
+/// The languages of the table, and those left out for want of a toolchain, for messages.
+fn known_languages(config: &Config) -> String {
+    let mut known = config
+        .languages
+        .keys()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    for (id, why) in &config.toolchains.missing {
+        known.push_str(&format!("; {id} is unavailable here ({why})"));
+    }
+    known
+}
+
+/// The language id given (checked against the table), or the one the source's extension
+/// selects; the error lists the known languages.
+pub(super) fn pick_language(
+    config: &Config,
+    given: Option<&str>,
+    source: &Path,
+) -> anyhow::Result<String> {
+    if let Some(id) = given {
+        if !config.languages.contains_key(id) {
+            anyhow::bail!(
+                "unknown language {id:?}; known: {}",
+                known_languages(config)
+            );
+        }
+        return Ok(id.to_string());
+    }
+    match LanguageTable::from_config(config).guess(source) {
         Some(language) => Ok(language.id.clone()),
         None => anyhow::bail!(
             "cannot tell the language of {} from its extension; pass --language ({})",
             source.display(),
-            known()
+            known_languages(config)
         ),
     }
 }
 
-/// Runs `sudojudge judge`: exit 0 whatever the verdict.
+/// Reads a source file, refusing a blank one as the HTTP API does.
+pub(super) fn read_source(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let source = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    anyhow::ensure!(!is_blank(&source), "{}: {EMPTY_SOURCE}", path.display());
+    Ok(source)
+}
+
+/// The exit code of a verdict: 0 on AC only, so a setter's CI can call `judge`.
+pub(super) fn verdict_exit(verdict: Verdict) -> ExitCode {
+    if verdict == Verdict::AC {
+        ExitCode::from(super::EXIT_OK)
+    } else {
+        ExitCode::from(super::EXIT_FAILED)
+    }
+}
+
+/// Runs `sudojudge judge`: exit 0 on AC, 1 on any other verdict, 2 when it cannot judge.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config_with(config, &args.packages)?;
     let problem = sudojudge::problem::find(&config.problems.dir, &args.problem)
         .with_context(|| format!("loading problem {:?}", args.problem))?;
-    let language = match &args.language {
-        Some(l) => {
-            if !config.languages.contains_key(l) {
-                let known: Vec<&str> = config.languages.keys().map(String::as_str).collect();
-                anyhow::bail!("unknown language {l:?}; known: {}", known.join(", "));
-            }
-            l.clone()
-        }
-        None => guess_language(&config, &args.source)?,
-    };
-    let source = std::fs::read(&args.source)
-        .with_context(|| format!("reading {}", args.source.display()))?;
-    let executor = SandboxExecutor::new(&config, 0).context("setting up the sandbox")?;
+    let language = pick_language(&config, args.language.as_deref(), &args.source)?;
+    let source = read_source(&args.source)?;
+    let executor = SandboxExecutor::any(&config).context("setting up the sandbox")?;
     let judge = Judge::new(Arc::new(executor), JudgeSettings::from_config(&config));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -76,5 +104,5 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", table::render(&report));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(verdict_exit(report.verdict))
 }

@@ -1,17 +1,21 @@
 //! One module per subcommand; each turns parsed arguments into library calls.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
+use sudojudge::config::Config;
 
 mod check;
+mod client;
 mod doctor;
 mod gen;
 mod judge;
 mod run;
 mod serve;
 mod solve;
+mod status;
 mod submit;
 mod verify;
 mod verify_judging;
@@ -20,8 +24,9 @@ mod verify_judging;
 #[derive(Debug, Parser)]
 #[command(name = "sudojudge", version, about)]
 pub struct Cli {
-    /// Configuration file read on top of the embedded default.
-    #[arg(long, global = true, env = "SUDOJUDGE_CONFIG")]
+    /// Configuration file laid over the built-in defaults [default: $SUDOJUDGE_CONFIG, else
+    /// ./config.toml if present].
+    #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
@@ -46,11 +51,48 @@ pub enum Command {
     Gen(gen::Args),
     /// Post a source to a running daemon.
     Submit(submit::Args),
+    /// A submission's state and verdict, from a running daemon.
+    Status(status::Args),
     /// What the sandbox can use on this host, and what is missing.
     Doctor(doctor::Args),
     /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit,
+}
+
+/// Exit code of a command that did its job and found nothing wrong (`judge`: AC).
+pub const EXIT_OK: u8 = 0;
+/// Exit code of a command that did its job and found a fault: `judge`, `submit --wait` and
+/// `status` on a verdict other than AC, `verify` on a failed package, `check` on a wrong
+/// output, `doctor` on a host that cannot isolate runs.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code of a command that could not do its job: bad arguments, unreadable files, a
+/// broken config, an unusable sandbox, an unreachable server (clap's usage errors too).
+pub const EXIT_ERROR: u8 = 2;
+/// Exit code of `status` for a submission not judged yet (queued, compiling or running).
+pub const EXIT_PENDING: u8 = 3;
+
+/// `--problems DIR`, on every command that loads problem packages.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PackageArgs {
+    /// Folder of the problem packages [default: [problems] dir of the config, `problems`
+    /// beside the config file or in the current folder].
+    #[arg(long, value_name = "DIR")]
+    pub problems: Option<PathBuf>,
+}
+
+/// The configuration a command runs on (see `sudojudge::config::locate`).
+pub fn load_config(flag: Option<&Path>) -> anyhow::Result<Config> {
+    Config::discover(flag).context("loading the configuration")
+}
+
+/// [`load_config`] with `--problems` applied.
+pub fn load_config_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow::Result<Config> {
+    let mut config = load_config(flag)?;
+    if let Some(dir) = &packages.problems {
+        config.problems.dir = dir.clone();
+    }
+    Ok(config)
 }
 
 /// Runs the chosen subcommand; `Err` becomes a one-line message and exit code 2.
@@ -65,6 +107,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(config, args),
         Command::Gen(args) => gen::run(config, args),
         Command::Submit(args) => submit::run(config, args),
+        Command::Status(args) => status::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),

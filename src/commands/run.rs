@@ -4,13 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::config::Config;
 use sudojudge::judge::{run_limits, CompileInfo, RunResult};
 use sudojudge::languages::{compile, Compiled, LanguageTable};
 use sudojudge::sandbox::Sandbox;
-
-/// Worker slot (and so uid `uid_base + 999`) of `sudojudge run`, apart from the daemon's.
-pub const CLI_SLOT: u32 = 999;
 
 /// Arguments of `sudojudge run`.
 #[derive(Debug, clap::Args)]
@@ -36,25 +32,17 @@ pub struct Args {
 
 /// Runs `sudojudge run`.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config(config)?;
     let table = LanguageTable::from_config(&config);
-    let language = match &args.language {
-        Some(id) => table
-            .get(id)
-            .with_context(|| format!("unknown language {id:?}"))?,
-        None => table.guess(&args.source).with_context(|| {
-            format!(
-                "cannot guess the language of {} (use --language)",
-                args.source.display()
-            )
-        })?,
-    };
-    let source = std::fs::read(&args.source)
-        .with_context(|| format!("reading {}", args.source.display()))?;
+    let id = super::judge::pick_language(&config, args.language.as_deref(), &args.source)?;
+    let language = table
+        .get(&id)
+        .with_context(|| format!("unknown language {id:?}"))?;
+    let source = super::judge::read_source(&args.source)?;
     if let Some(stdin) = &args.stdin {
         std::fs::metadata(stdin).with_context(|| format!("reading {}", stdin.display()))?;
     }
-    let sandbox = Sandbox::new(&config.sandbox, CLI_SLOT).context("starting the sandbox")?;
+    let sandbox = Sandbox::any(&config.sandbox).context("starting the sandbox")?;
     let compiled = compile(&sandbox, language, &source, &config.compile)
         .context("compiling in the sandbox")?;
     let result = match compiled {

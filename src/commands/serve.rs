@@ -1,11 +1,11 @@
 //! `sudojudge serve`.
 
 use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::config::Config;
 use sudojudge::judge::{ExecutorError, SandboxExecutor};
 use sudojudge::server::Daemon;
 use sudojudge::worker::Problems;
@@ -13,8 +13,11 @@ use sudojudge::worker::Problems;
 /// Arguments of `sudojudge serve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Address to listen on (overrides the config).
-    #[arg(long)]
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
+    /// Address to listen on: HOST:PORT, HOST (the configured port) or PORT (on 127.0.0.1);
+    /// HOST may be a name (overrides the config).
+    #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
     /// SQLite database file (overrides the config).
     #[arg(long)]
@@ -26,16 +29,17 @@ pub struct Args {
 
 /// Runs `sudojudge serve` until SIGINT or SIGTERM.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let mut config = Config::load(config).context("loading the configuration")?;
-    if let Some(listen) = args.listen {
-        config.server.listen = listen;
-    }
+    let mut config = super::load_config_with(config, &args.packages)?;
     if let Some(database) = args.database {
         config.server.database = database;
     }
     if let Some(workers) = args.workers {
         config.server.workers = workers;
     }
+    config.server.listen = listen_address(
+        args.listen.as_deref().unwrap_or(&config.server.listen),
+        &config.server.listen,
+    );
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -45,6 +49,14 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
 
+    tracing::info!(config = %config.source, "configuration read");
+    for (language, found) in &config.toolchains.found {
+        tracing::info!(language, folder = %found.folder.display(), command = %found.command,
+            "toolchain found");
+    }
+    for (language, why) in &config.toolchains.missing {
+        tracing::warn!(language, reason = %why, "toolchain missing: the language is not offered");
+    }
     let capabilities = sudojudge::sandbox::probe(&config.sandbox);
     if !capabilities.isolated && !config.sandbox.allow_degraded {
         anyhow::bail!(
@@ -71,9 +83,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async move {
-        let daemon = Daemon::start(&config, problems, sandbox_info, |slot| {
-            let slot = u32::try_from(slot).map_err(|e| ExecutorError(e.to_string()))?;
-            SandboxExecutor::new(&config, slot).map_err(|e| ExecutorError(e.to_string()))
+        // Each worker and custom-run executor leases the lowest slot free on the host.
+        let daemon = Daemon::start(&config, problems, sandbox_info, |_| {
+            SandboxExecutor::any(&config).map_err(|e| ExecutorError(e.to_string()))
         })
         .await
         .context("starting the daemon")?;
@@ -94,6 +106,29 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `given` as an address to bind: `HOST:PORT` as written, a bare `HOST` (a name or an IP)
+/// on the port of `configured` (8080 if it has none), a bare `PORT` on 127.0.0.1.
+fn listen_address(given: &str, configured: &str) -> String {
+    let given = given.trim();
+    if given.parse::<SocketAddr>().is_ok() {
+        return given.to_string();
+    }
+    if let Ok(port) = given.parse::<u16>() {
+        return format!("127.0.0.1:{port}");
+    }
+    let port = configured
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse::<u16>().ok())
+        .unwrap_or(8080);
+    if let Ok(ip) = given.trim_matches(['[', ']']).parse::<IpAddr>() {
+        return SocketAddr::new(ip, port).to_string();
+    }
+    match given.rsplit_once(':') {
+        Some((_, p)) if p.parse::<u16>().is_ok() => given.to_string(),
+        _ => format!("{given}:{port}"),
+    }
+}
+
 async fn wait_for_signal() -> anyhow::Result<()> {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
@@ -103,4 +138,21 @@ async fn wait_for_signal() -> anyhow::Result<()> {
         _ = int.recv() => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listen_address;
+
+    #[test]
+    fn listen_takes_names_bare_hosts_and_bare_ports() {
+        let c = "127.0.0.1:8080";
+        assert_eq!(listen_address("127.0.0.1:9000", c), "127.0.0.1:9000");
+        assert_eq!(listen_address("localhost", c), "localhost:8080");
+        assert_eq!(listen_address("localhost:0", c), "localhost:0");
+        assert_eq!(listen_address("0.0.0.0", "x:9001"), "0.0.0.0:9001");
+        assert_eq!(listen_address("::1", c), "[::1]:8080");
+        assert_eq!(listen_address("[::1]:7", c), "[::1]:7");
+        assert_eq!(listen_address("9000", c), "127.0.0.1:9000");
+    }
 }

@@ -5,20 +5,21 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::config::Config;
 use sudojudge::problem::verify::TARGET_MIN_GIVENS;
 use sudojudge::problem::{self, answer::reference_answer, format, CheckerKind};
 
 /// Arguments of `sudojudge solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
     /// Problem id.
     pub problem: String,
 }
 
 /// Runs `sudojudge solve`: the problem's input on stdin, the reference answer on stdout.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let mut input = Vec::new();
     std::io::stdin()

@@ -4,12 +4,13 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::config::Config;
 use sudojudge::problem::{self, verify::verify_data};
 
 /// Arguments of `sudojudge verify`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub packages: super::PackageArgs,
     /// Problems to verify (default: all).
     pub problems: Vec<String>,
     /// Only check the data, not the submissions.
@@ -23,7 +24,7 @@ pub struct Args {
 /// Runs `sudojudge verify`: exit 0 when every package's data is sound and every reference
 /// solution gets the verdict its folder promises (within the time margins), 1 otherwise.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).context("loading the configuration")?;
+    let config = super::load_config_with(config, &args.packages)?;
     let dir = &config.problems.dir;
     let problems = if args.problems.is_empty() {
         problem::load_all(dir)?

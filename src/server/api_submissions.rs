@@ -52,8 +52,8 @@ pub(crate) fn check_language_and_source(
             state.max_source_bytes / 1024
         )));
     }
-    if source.trim().is_empty() {
-        return Err(ApiError::Invalid("source is empty".into()));
+    if crate::languages::is_blank(source.as_bytes()) {
+        return Err(ApiError::Invalid(crate::languages::EMPTY_SOURCE.into()));
     }
     Ok(())
 }
