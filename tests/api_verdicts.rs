@@ -153,4 +153,47 @@ async fn every_verdict_for_every_problem_then_rejudge_and_submit_wait() {
         stdout.contains("AC") && stdout.contains("score 100"),
         "{stdout}"
     );
+
+    // `status` reads what `submit` queued, exiting like `judge`; the server may be written
+    // without a scheme.
+    let bare = d.base.trim_start_matches("http://").to_string();
+    let status = |id: i64| {
+        let bare = bare.clone();
+        async move {
+            tokio::process::Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+                .args(["status", &id.to_string(), "--server", &bare, "--json"])
+                .output()
+                .await
+                .unwrap()
+        }
+    };
+    for (id, code, verdict) in [(ac, 0, "AC"), (wa, 1, "WA")] {
+        let out = status(id).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{id}: {stderr}");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(
+            (v["id"].as_i64(), v["verdict"].as_str()),
+            (Some(id), Some(verdict))
+        );
+    }
+    // Not judged yet: exit 3 (a time-limit submission takes a second at least).
+    let slow = submit(
+        &c,
+        &d,
+        "binary-sudoku",
+        "c",
+        &fixture("binary-sudoku", "tle.c"),
+    )
+    .await;
+    let out = status(slow).await;
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_ne!(v["status"], "done", "{v}");
+    assert_eq!(out.status.code(), Some(3), "{v}");
+    wait_done(&c, &d, &[slow], Duration::from_secs(60)).await;
+    // An unknown id is an error (exit 2) quoting the server.
+    let out = status(999_999).await;
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("404"), "{stderr}");
 }

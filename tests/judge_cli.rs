@@ -12,7 +12,7 @@ fn judge(args: &[&str]) -> std::process::Output {
 }
 
 #[test]
-fn judge_prints_the_design_json_and_a_table_and_exits_0_whatever_the_verdict() {
+fn judge_prints_the_design_json_and_a_table_and_exits_0_on_ac_only() {
     let out = judge(&[
         "binary-sudoku",
         "tests/fixtures/binary-sudoku/ac.c",
@@ -45,9 +45,9 @@ fn judge_prints_the_design_json_and_a_table_and_exits_0_whatever_the_verdict() {
         assert!(tests[0].get(key).is_some(), "tests[].{key}");
     }
 
-    // A wrong answer in Python (language from the extension), as a table.
+    // A wrong answer in Python (language from the extension), as a table: exit 1.
     let out = judge(&["binary-sudoku", "tests/fixtures/binary-sudoku/wa.py"]);
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(
         table.contains("sample/1") && table.contains("WA"),
@@ -55,13 +55,13 @@ fn judge_prints_the_design_json_and_a_table_and_exits_0_whatever_the_verdict() {
     );
     assert!(table.contains("binary-sudoku python"), "{table}");
 
-    // A compile error carries the compiler's message; still exit 0.
+    // A compile error carries the compiler's message; exit 1 like any verdict but AC.
     let out = judge(&[
         "target-sudoku",
         "tests/fixtures/target-sudoku/ce.cpp",
         "--json",
     ]);
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"], "CE");
     assert!(
@@ -71,10 +71,27 @@ fn judge_prints_the_design_json_and_a_table_and_exits_0_whatever_the_verdict() {
 }
 
 #[test]
-fn usage_errors_exit_non_zero_with_a_message() {
+fn usage_errors_exit_2_with_a_message() {
     let out = judge(&["chess", "tests/fixtures/binary-sudoku/ac.c"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("chess"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("chess") && stderr.contains("known: binary-sudoku"),
+        "{stderr}"
+    );
+
+    // A blank source is refused before any compile, in every language, with the HTTP
+    // API's words.
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["empty.c", "empty.py", "blank.rs"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, if name == "blank.rs" { " \n\t\n" } else { "" }).unwrap();
+        let out = judge(&["binary-sudoku", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("source is empty"), "{name}: {stderr}");
+        assert!(out.stdout.is_empty(), "{name}: no verdict printed");
+    }
     let out = judge(&["binary-sudoku", "Cargo.toml"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--language"));

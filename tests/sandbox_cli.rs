@@ -96,6 +96,11 @@ fn usage_errors_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let empty = t.path().join("empty.py");
+    std::fs::write(&empty, "\n").unwrap();
+    let out = sudojudge().arg("run").arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("source is empty"));
 }
 
 #[test]
