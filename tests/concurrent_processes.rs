@@ -7,6 +7,7 @@ mod daemon;
 #[path = "sandbox_support/mod.rs"]
 mod sandbox_support;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -46,6 +47,43 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Which process holds which slot lock now: uid -> pid, from `/proc/locks` and the inodes
+/// of the lock files.
+fn slot_holders() -> BTreeMap<u32, i32> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = sandbox_support::config().sandbox.slot_locks;
+    let mut by_inode = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let (Some(uid), Ok(meta)) = (
+            name.strip_suffix(".lock")
+                .and_then(|u| u.parse::<u32>().ok()),
+            entry.metadata(),
+        ) else {
+            continue;
+        };
+        by_inode.insert(meta.ino(), uid);
+    }
+    let mut holders = BTreeMap::new();
+    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+    for line in locks.lines() {
+        // "1: FLOCK  ADVISORY  WRITE 1234 00:1a:5678 0 EOF"
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.get(1) != Some(&"FLOCK") || fields.len() < 6 {
+            continue;
+        }
+        let pid = fields[4].parse::<i32>().ok();
+        let inode = fields[5]
+            .rsplit(':')
+            .next()
+            .and_then(|i| i.parse::<u64>().ok());
+        if let (Some(pid), Some(uid)) = (pid, inode.and_then(|i| by_inode.get(&i))) {
+            holders.insert(*uid, pid);
+        }
+    }
+    holders
+}
+
 fn command(config: &Path) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_sudojudge"));
     cmd.arg("--config").arg(config).kill_on_drop(true);
@@ -56,19 +94,21 @@ fn command(config: &Path) -> tokio::process::Command {
 async fn a_daemon_judge_and_verify_judge_at_once_with_right_verdicts() {
     let dir = tempfile::tempdir().unwrap();
     let problems = trimmed_problems(dir.path(), 3);
-    // verify needs reference solutions: binary-sudoku's, over the trimmed data.
-    copy_tree(
-        &root().join("problems/binary-sudoku/submissions"),
-        &problems.join("binary-sudoku/submissions"),
-    );
     let d = Daemon::start(dir.path(), &dir.path().join("judge.db"), &problems, 2);
+    // The CLI processes get the whole binary-sudoku package (all its data catches every
+    // wrong reference solution) beside the trimmed ones.
     let cli_dir = dir.path().join("cli");
-    std::fs::create_dir(&cli_dir).unwrap();
-    let config = write_config(&cli_dir, &problems, "");
+    let cli_problems = cli_dir.join("problems");
+    copy_tree(&problems, &cli_problems);
+    copy_tree(
+        &root().join("problems/binary-sudoku"),
+        &cli_problems.join("binary-sudoku"),
+    );
+    let config = write_config(&cli_dir, &cli_problems, "");
     let c = client();
 
     // The same moment: the CLI processes start, then the burst is posted.
-    let mut pids = Vec::new();
+    let mut pids: Vec<i32> = Vec::new();
     let mut spawn = |cmd: &mut tokio::process::Command| {
         let child = cmd
             .stdout(Stdio::piped())
@@ -93,6 +133,33 @@ async fn a_daemon_judge_and_verify_judge_at_once_with_right_verdicts() {
     for (problem, file, language, _) in BURST {
         ids.push(submit(&c, &d, problem, language, &fixture(problem, file)).await);
     }
+    // They do judge at once, each on slots of its own: the daemon and CLI processes hold
+    // slot locks in the same moment (the kernel's lock table says who holds which).
+    let mut most = BTreeMap::new();
+    for _ in 0..250 {
+        let holders = slot_holders();
+        let ours: BTreeSet<i32> = holders
+            .values()
+            .copied()
+            .filter(|p| pids.contains(p))
+            .collect();
+        if holders.values().any(|&p| p == d.pid()) && ours.len() > most.len() {
+            most = holders.clone();
+        }
+        if ours.len() >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let cli: BTreeSet<i32> = most
+        .values()
+        .copied()
+        .filter(|p| pids.contains(p))
+        .collect();
+    assert!(
+        cli.len() >= 2,
+        "the daemon and at least two CLI processes should hold slots at once: {most:?}"
+    );
 
     for (handle, (problem, file, verdict, code)) in judges.into_iter().zip(JUDGES) {
         let out = handle.await.unwrap().unwrap();

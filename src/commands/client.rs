@@ -30,11 +30,15 @@ impl ServerArgs {
 
 /// `given` as a base URL: `http://` is assumed when no scheme is written.
 pub fn base_url(given: &str) -> anyhow::Result<String> {
-    let given = given.trim().trim_end_matches('/');
+    let given = given.trim();
     let url = if given.contains("://") {
         given.to_string()
     } else {
         format!("http://{given}")
+    };
+    let url = match url.trim_end_matches('/') {
+        trimmed if trimmed.ends_with(':') => url.clone(),
+        trimmed => trimmed.to_string(),
     };
     let parsed =
         reqwest::Url::parse(&url).with_context(|| format!("invalid --server {given:?}"))?;

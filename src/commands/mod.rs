@@ -77,8 +77,8 @@ pub const EXIT_PENDING: u8 = 3;
 pub struct PackageArgs {
     /// Folder of the problem packages [default: [problems] dir of the config, `problems`
     /// beside the config file or in the current folder].
-    #[arg(long, value_name = "DIR")]
-    pub problems: Option<PathBuf>,
+    #[arg(long = "problems", id = "problems_dir", value_name = "DIR")]
+    pub problems_dir: Option<PathBuf>,
 }
 
 /// The configuration a command runs on (see `sudojudge::config::locate`).
@@ -89,7 +89,7 @@ pub fn load_config(flag: Option<&Path>) -> anyhow::Result<Config> {
 /// [`load_config`] with `--problems` applied.
 pub fn load_config_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow::Result<Config> {
     let mut config = load_config(flag)?;
-    if let Some(dir) = &packages.problems {
+    if let Some(dir) = &packages.problems_dir {
         config.problems.dir = dir.clone();
     }
     Ok(config)
@@ -112,5 +112,16 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        // clap's own checks: no two arguments of a command share an id.
+        super::Cli::command().debug_assert();
     }
 }
