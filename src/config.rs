@@ -17,7 +17,7 @@ use serde::Deserialize;
 pub use locate::{locate, ConfigSource};
 pub use toolchain::Toolchains;
 
-/// The embedded default configuration (the repository's `config.toml`).
+/// The built-in defaults (the repository's `config.toml` at build time).
 pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
 
 /// Errors reading or parsing a configuration file.
@@ -34,7 +34,7 @@ pub enum ConfigError {
     /// The file is not valid TOML or has keys of the wrong type.
     #[error("invalid config {origin}: {message}")]
     Parse {
-        /// Which file (or "embedded default").
+        /// Which file (or "built-in defaults").
         origin: String,
         /// The parser's message.
         message: String,

@@ -6,7 +6,8 @@
 //! results are stored for the API to read.
 //!
 //! Module map:
-//! - [`config`]: `config.toml` to a typed [`config::Config`]; the embedded default.
+//! - [`config`]: the configuration file (found at run time) over built-in defaults, to a
+//!   typed [`config::Config`]; toolchains found on this host.
 //! - [`problem`]: problem packages on disk (`problems/<id>/`), their input formats and data.
 //! - [`solvers`]: pure reference solvers, no I/O. Every verdict rests on them.
 //! - [`checkers`]: one checker per problem kind, built on the solvers.

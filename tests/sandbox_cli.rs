@@ -111,6 +111,25 @@ fn doctor_reports_a_fully_isolated_host() {
     assert_eq!(v["ok"], true);
     assert_eq!(v["capabilities"]["isolated"], true);
     assert_eq!(v["trial_run"]["ok"], true);
+    // What it found per language: the compiler, its version, Rust's toolchain folder.
+    for language in ["c", "cpp", "python", "rust"] {
+        let l = &v["languages"][language];
+        assert_eq!(l["found"], true, "{language}: {v}");
+        assert!(l["version"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
+    }
+    let rust = v["languages"]["rust"]["toolchain"]["folder"]
+        .as_str()
+        .unwrap();
+    assert!(
+        std::path::Path::new(rust).join("bin/rustc").is_file(),
+        "{v}"
+    );
+    assert!(v["config"].as_str().unwrap().contains("config.toml"), "{v}");
     let text = sudojudge().arg("doctor").output().unwrap();
-    assert!(String::from_utf8_lossy(&text.stdout).contains("fully isolated: yes"));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("fully isolated: yes"), "{text}");
+    assert!(
+        text.contains("language rust: ") && text.contains("config: "),
+        "{text}"
+    );
 }

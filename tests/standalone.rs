@@ -173,14 +173,15 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// Starts `serve` in `dir` with `env`, returns what it printed on stdout's first line and
-/// its log, then kills it.
-fn serve_once(dir: &Path, env: &[(&str, &Path)]) -> (String, String) {
+/// Starts `serve ARGS` in `dir` with `env`, returns what it printed on stdout's first line
+/// and its log, then kills it.
+fn serve_once(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> (String, String) {
     let log = tempfile::NamedTempFile::new().unwrap();
     let mut cmd = Command::new(BIN);
     cmd.current_dir(dir)
         .env_remove("SUDOJUDGE_CONFIG")
         .args(["serve", "--workers", "1"])
+        .args(args)
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(log.reopen().unwrap());
@@ -228,36 +229,27 @@ fn a_config_edited_in_place_is_obeyed_by_the_built_binary() {
     assert!(edited.contains(&format!("127.0.0.1:{port}")) && edited.contains("state/judge.db"));
     std::fs::write(&config, edited).unwrap();
 
-    // From the repository folder: ./config.toml is read.
-    let (line, log) = serve_once(&repo, &[]);
-    assert_eq!(
-        line.trim(),
-        format!("listening on http://127.0.0.1:{port}"),
-        "{log}"
-    );
-    assert!(log.contains("config.toml (current folder)"), "{log}");
-    assert!(repo.join("state/judge.db").is_file(), "{log}");
-
-    // From anywhere else through SUDOJUDGE_CONFIG: the same port, the database beside the
-    // file (relative paths are the file's), nothing written where it runs.
-    std::fs::remove_file(repo.join("state/judge.db")).unwrap();
+    // From the repository folder, ./config.toml is read; from anywhere else,
+    // SUDOJUDGE_CONFIG: the same port, the database beside the file (relative paths are the
+    // file's), nothing written where it runs.
     let away = root.path().join("away");
     std::fs::create_dir(&away).unwrap();
-    let (line, log) = serve_once(&away, &[("SUDOJUDGE_CONFIG", &config)]);
-    assert_eq!(
-        line.trim(),
-        format!("listening on http://127.0.0.1:{port}"),
-        "{log}"
-    );
-    assert!(log.contains("(SUDOJUDGE_CONFIG)"), "{log}");
-    assert!(repo.join("state/judge.db").is_file(), "{log}");
-    assert_eq!(
-        std::fs::read_dir(&away).unwrap().count(),
-        0,
-        "wrote into {away:?}"
-    );
+    let env = [("SUDOJUDGE_CONFIG", config.as_path())];
+    for (dir, env, said) in [
+        (&repo, &[][..], "config.toml (current folder)"),
+        (&away, &env[..], "config.toml (SUDOJUDGE_CONFIG)"),
+    ] {
+        let _ = std::fs::remove_file(repo.join("state/judge.db"));
+        let (line, log) = serve_once(dir, &[], env);
+        let expected = format!("listening on http://127.0.0.1:{port}");
+        assert_eq!(line.trim(), expected, "{log}");
+        assert!(log.contains(said), "{log}");
+        assert!(repo.join("state/judge.db").is_file(), "{log}");
+    }
+    let written = std::fs::read_dir(&away).unwrap().count();
+    assert_eq!(written, 0, "wrote into {away:?}");
 
-    // A typo is one line naming the file, and the built-in defaults are untouched by it.
+    // A typo is an error naming the file and the line; elsewhere, the file does not matter.
     std::fs::write(&config, "[server]\nlisten = \n").unwrap();
     let out = sudojudge(&repo, &["doctor"]);
     assert_eq!(out.status.code(), Some(2));
@@ -301,28 +293,16 @@ fn listen_errors_say_their_cause_once_and_host_names_are_accepted() {
     drop(taken);
 
     // `localhost` is a host name, not an error.
-    let mut child = Command::new(BIN)
-        .current_dir(dir.path())
-        .args([
-            "serve",
-            "--workers",
-            "1",
-            "--listen",
-            "localhost:0",
-            "--problems",
-        ])
-        .arg(&problems)
-        .arg("--database")
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(line.starts_with("listening on http://"), "{line:?}");
+    let args = [
+        "--listen",
+        "localhost:0",
+        "--database",
+        db.to_str().unwrap(),
+    ];
+    let (line, log) = serve_once(
+        dir.path(),
+        &[&args[..], &["--problems", problems.to_str().unwrap()]].concat(),
+        &[],
+    );
+    assert!(line.starts_with("listening on http://"), "{line:?}\n{log}");
 }

@@ -78,6 +78,19 @@ pub async fn fetch(
         .send()
         .await
         .with_context(|| format!("asking {base} for submission {id}"))?;
+    let value = answer(response, base, &format!("{base} answered")).await?;
+    let submission = serde_json::from_value(value.clone())
+        .with_context(|| format!("submission {id} from {base} is not in the expected form"))?;
+    Ok((value, submission))
+}
+
+/// The JSON body of a response; an error status becomes an error quoting the server's
+/// message, after `refused` (what the caller calls a refusal).
+pub async fn answer(
+    response: reqwest::Response,
+    base: &str,
+    refused: &str,
+) -> anyhow::Result<serde_json::Value> {
     let status = response.status();
     let value: serde_json::Value = response
         .json()
@@ -85,11 +98,9 @@ pub async fn fetch(
         .with_context(|| format!("reading the answer of {base} (HTTP {status})"))?;
     if !status.is_success() {
         let message = value["error"]["message"].as_str().unwrap_or("no message");
-        bail!("{base} answered HTTP {status}: {message}");
+        bail!("{refused} HTTP {status}: {message}");
     }
-    let submission = serde_json::from_value(value.clone())
-        .with_context(|| format!("submission {id} from {base} is not in the expected form"))?;
-    Ok((value, submission))
+    Ok(value)
 }
 
 /// Prints a submission (its table when judged, its state otherwise) and returns the exit

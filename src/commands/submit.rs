@@ -59,15 +59,7 @@ async fn submit(
         .send()
         .await
         .with_context(|| format!("posting to {base}"))?;
-    let status = response.status();
-    let value: serde_json::Value = response
-        .json()
-        .await
-        .with_context(|| format!("reading the answer of {base} (HTTP {status})"))?;
-    if !status.is_success() {
-        let message = value["error"]["message"].as_str().unwrap_or("no message");
-        bail!("the server refused the submission (HTTP {status}): {message}");
-    }
+    let value = client::answer(response, base, "the server refused the submission:").await?;
     let id = value["id"]
         .as_i64()
         .with_context(|| format!("the server's answer has no id: {value}"))?;
