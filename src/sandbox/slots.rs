@@ -106,16 +106,8 @@ impl SlotLease {
     }
 
     fn try_take(config: &SandboxConfig, slot: u32) -> Result<Option<SlotLease>, SlotError> {
-        let dir = &config.slot_locks;
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|source| SlotError::Io {
-                path: dir.clone(),
-                source,
-            })?;
-        let path = lock_path(config, slot);
+        let dir = lock_dir(config)?;
+        let path = lock_file(&dir, config.uid_base.saturating_add(slot));
         let io = |source| SlotError::Io {
             path: path.clone(),
             source,
@@ -142,7 +134,39 @@ impl SlotLease {
 }
 
 fn lock_path(config: &SandboxConfig, slot: u32) -> PathBuf {
-    lock_file(&config.slot_locks, config.uid_base.saturating_add(slot))
+    let dir = lock_dir(config).unwrap_or_else(|_| config.slot_locks.clone());
+    lock_file(&dir, config.uid_base.saturating_add(slot))
+}
+
+/// `slot_locks`, created if needed. A judge that is not root (degraded mode: its programs
+/// run as its own user, so slots share nothing but folders) may not write there, and uses
+/// a folder of its own user under the temporary folder instead.
+fn lock_dir(config: &SandboxConfig) -> Result<PathBuf, SlotError> {
+    let create = |dir: &Path| {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+    };
+    match create(&config.slot_locks) {
+        Ok(()) => Ok(config.slot_locks.clone()),
+        Err(e)
+            if e.kind() == std::io::ErrorKind::PermissionDenied
+                && !nix::unistd::geteuid().is_root() =>
+        {
+            let own =
+                std::env::temp_dir().join(format!("sudojudge-slots-{}", nix::unistd::geteuid()));
+            create(&own).map_err(|source| SlotError::Io {
+                path: own.clone(),
+                source,
+            })?;
+            Ok(own)
+        }
+        Err(source) => Err(SlotError::Io {
+            path: config.slot_locks.clone(),
+            source,
+        }),
+    }
 }
 
 /// The lock file of uid `uid`: the uid is what slots really share.
