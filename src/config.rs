@@ -206,7 +206,7 @@ impl Config {
     /// The built-in defaults (the repository's `config.toml` as it was at build time), with
     /// toolchains found on this host.
     pub fn embedded() -> Result<Config, ConfigError> {
-        parse_layered(DEFAULT_CONFIG, None, ConfigSource::BuiltIn)
+        Self::from_source(ConfigSource::BuiltIn)
     }
 
     /// The defaults with the file at `path` (if any) laid over them; relative paths in the
@@ -224,10 +224,27 @@ impl Config {
         Self::from_source(locate(flag))
     }
 
+    /// [`Config::discover`] without looking for toolchains, for commands that compile and
+    /// run nothing (`solve`, `check`, `gen`, `submit`, `status`): finding Rust's costs a
+    /// rustup start, tens of milliseconds. `toolchains` is then empty, every language is
+    /// kept, and `{toolchain}` is left unsubstituted in the language commands.
+    pub fn discover_settings(flag: Option<&Path>) -> Result<Config, ConfigError> {
+        let mut config = Self::read(locate(flag))?;
+        config.toolchains = Toolchains::default();
+        Ok(config)
+    }
+
     /// The defaults with the file `source` names laid over them.
     pub fn from_source(source: ConfigSource) -> Result<Config, ConfigError> {
+        let mut config = Self::read(source)?;
+        config.toolchains = toolchain::discover(&mut config.languages, &mut config.sandbox.mounts);
+        Ok(config)
+    }
+
+    /// The settings alone, no toolchain looked for.
+    fn read(source: ConfigSource) -> Result<Config, ConfigError> {
         let Some(path) = source.path() else {
-            return Self::embedded();
+            return parse_layered(DEFAULT_CONFIG, None, source);
         };
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
             path: path.to_path_buf(),
@@ -277,7 +294,6 @@ fn parse_layered(
                 message: e.to_string(),
             })?;
     config.source = source;
-    config.toolchains = toolchain::discover(&mut config.languages, &mut config.sandbox.mounts);
     Ok(config)
 }
 

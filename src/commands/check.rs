@@ -29,7 +29,7 @@ fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// Runs `sudojudge check`: exit 0 accepted, 1 wrong (message on stderr), 2 usage/file error.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = super::load_config_with(config, &args.packages)?;
+    let config = super::load_settings_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let input = read(&args.input)?;
     let output = read(&args.output)?;

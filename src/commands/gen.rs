@@ -21,7 +21,7 @@ pub struct Args {
 
 /// Runs `sudojudge gen`: rewrites `data/secret/` from fixed seeds.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = super::load_config_with(config, &args.packages)?;
+    let config = super::load_settings_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let datasets = args.datasets.unwrap_or_else(|| {
         let root = config.problems.dir.parent().unwrap_or(Path::new(""));

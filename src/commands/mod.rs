@@ -75,10 +75,20 @@ pub const EXIT_PENDING: u8 = 3;
 /// `--problems DIR`, on every command that loads problem packages.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PackageArgs {
-    /// Folder of the problem packages [default: [problems] dir of the config, `problems`
-    /// beside the config file or in the current folder].
+    /// Folder of the problem packages [default: the config file's [problems] dir, relative
+    /// to that file; else ./problems].
     #[arg(long = "problems", id = "problems_dir", value_name = "DIR")]
     pub problems_dir: Option<PathBuf>,
+}
+
+impl PackageArgs {
+    /// `config` with `--problems` (if given) in place of its `[problems] dir`.
+    fn apply(&self, mut config: Config) -> Config {
+        if let Some(dir) = &self.problems_dir {
+            config.problems.dir = dir.clone();
+        }
+        config
+    }
 }
 
 /// The configuration a command runs on (see `sudojudge::config::locate`).
@@ -86,13 +96,15 @@ pub fn load_config(flag: Option<&Path>) -> anyhow::Result<Config> {
     Config::discover(flag).context("loading the configuration")
 }
 
+/// The configuration of a command that compiles and runs nothing: no toolchain is looked
+/// for (see `Config::discover_settings`).
+pub fn load_settings(flag: Option<&Path>) -> anyhow::Result<Config> {
+    Config::discover_settings(flag).context("loading the configuration")
+}
+
 /// [`load_config`] with `--problems` applied.
 pub fn load_config_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow::Result<Config> {
-    let mut config = load_config(flag)?;
-    if let Some(dir) = &packages.problems_dir {
-        config.problems.dir = dir.clone();
-    }
-    Ok(config)
+    Ok(packages.apply(load_config(flag)?))
 }
 
 /// Runs the chosen subcommand; `Err` becomes a one-line message and exit code 2.
@@ -113,6 +125,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),
     }
+}
+
+/// [`load_settings`] with `--problems` applied.
+pub fn load_settings_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow::Result<Config> {
+    Ok(packages.apply(load_settings(flag)?))
 }
 
 #[cfg(test)]

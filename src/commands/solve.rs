@@ -19,7 +19,7 @@ pub struct Args {
 
 /// Runs `sudojudge solve`: the problem's input on stdin, the reference answer on stdout.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = super::load_config_with(config, &args.packages)?;
+    let config = super::load_settings_with(config, &args.packages)?;
     let problem = problem::find(&config.problems.dir, &args.problem)?;
     let mut input = Vec::new();
     std::io::stdin()

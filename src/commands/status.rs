@@ -22,7 +22,7 @@ pub struct Args {
 /// Runs `sudojudge status`: exit 0 on AC, 1 on another verdict, 3 while not judged yet,
 /// 2 when the daemon cannot be asked.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = super::load_config(config)?;
+    let config = super::load_settings(config)?;
     let base = args.server.base(&config)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

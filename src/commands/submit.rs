@@ -32,7 +32,7 @@ const WAIT_LIMIT: Duration = Duration::from_secs(600);
 /// Runs `sudojudge submit`: exit 0 once queued (with `--wait`: 0 on AC, 1 on another
 /// verdict), 2 when refused or the daemon cannot be reached.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
-    let config = super::load_config(config)?;
+    let config = super::load_settings(config)?;
     let base = args.server.base(&config)?;
     let language = super::judge::pick_language(&config, args.language.as_deref(), &args.source)?;
     let source = super::judge::read_source(&args.source)?;
