@@ -104,6 +104,9 @@ pub struct Problem {
     pub output_limit_mb: u64,
     /// Which checker judges the output.
     pub checker: CheckerKind,
+    /// The generator profile of `data/secret/` (`[gen] profile`; `None`: the kind's default),
+    /// so packages of one checker kind can ship data of different sizes without code.
+    pub gen_profile: Option<String>,
     /// The statement in Markdown.
     pub statement: String,
     /// Every test in judging order: samples first, then secret, each by name.
@@ -123,6 +126,7 @@ pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Probl
         memory_limit_mb: 64,
         output_limit_mb: 1,
         checker: CheckerKind::BinarySudoku,
+        gen_profile: None,
         statement: String::new(),
         tests,
         dir: dir.to_path_buf(),
