@@ -70,7 +70,7 @@ pub fn is_valid_id(id: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CheckerKind {
-    /// Grid validity for every puzzle of a batch (`sudoku`).
+    /// Grid validity for every puzzle of a batch (`sudoku`, `sudoku-hard`).
     Sudoku,
     /// One integer: the maximum weighted score or -1 (`target-sudoku`).
     TargetSudoku,
@@ -92,7 +92,7 @@ pub struct TestCase {
 /// A loaded, validated problem package.
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
-    /// The problem id, the package's folder name (`sudoku`, `target-sudoku`, `binary-sudoku`).
+    /// The problem id, the package's folder name (`sudoku`, `sudoku-hard`, `target-sudoku`...).
     pub id: String,
     /// Human title.
     pub title: String,
