@@ -1,4 +1,4 @@
-//! sudojudge: an online judge for three Sudoku problems.
+//! sudojudge: an online judge for Sudoku problems (three classic ones and a speed variant).
 //!
 //! The crate is a library with a thin binary on top (`src/main.rs`). Data flows one way:
 //! a submission (HTTP or CLI) is stored as `queued`, a worker claims it, the judge compiles

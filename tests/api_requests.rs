@@ -61,7 +61,10 @@ async fn reads_runs_and_bad_requests() {
         .iter()
         .map(|p| p["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["binary-sudoku", "sudoku", "target-sudoku"]);
+    assert_eq!(
+        ids,
+        ["binary-sudoku", "sudoku", "sudoku-hard", "target-sudoku"]
+    );
     let sudoku = sudojudge::problem::load(&problems.join("sudoku")).unwrap();
     assert_eq!(list[1]["time_limit_ms"], sudoku.time_limit_ms);
     assert_eq!(list[1]["tests"], sudoku.tests.len());

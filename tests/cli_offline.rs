@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const PROBLEMS: [&str; 3] = ["sudoku", "target-sudoku", "binary-sudoku"];
+const PROBLEMS: [&str; 4] = ["sudoku", "sudoku-hard", "target-sudoku", "binary-sudoku"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -340,6 +340,13 @@ fn gen_reproduces_the_committed_sudoku_data() {
     assert_gen_reproduces("sudoku");
 }
 
+/// `sudoku-hard` shares the `sudoku` checker kind; its `[gen] profile = "speed"` alone picks
+/// its heavier data.
+#[test]
+fn gen_reproduces_the_committed_sudoku_hard_data() {
+    assert_gen_reproduces("sudoku-hard");
+}
+
 #[test]
 fn verify_data_only_passes_on_the_committed_data() {
     let out = sudojudge(&["verify", "--data-only", "--json"], b"");
@@ -347,7 +354,7 @@ fn verify_data_only_passes_on_the_committed_data() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["ok"], true);
     let data = json["data"].as_array().unwrap();
-    assert_eq!(data.len(), 3);
+    assert_eq!(data.len(), PROBLEMS.len());
     for report in data {
         assert_eq!(report["ok"], true, "{report}");
         assert!(report["tests"].as_u64().unwrap() >= 11, "{report}");

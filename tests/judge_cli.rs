@@ -104,3 +104,40 @@ fn usage_errors_exit_2_with_a_message() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cobol"));
 }
+
+/// Issue 10: the solution every tutorial teaches is accepted under the original judge's
+/// limits with half the limit to spare on every test, measured in the sandbox (as `verify`'s
+/// margins rule asks), for the classic Sudoku (POJ 3074: 1 s, 64 MiB) and target Sudoku
+/// (NOIP 2009: 2 s, 128 MiB).
+#[test]
+fn the_textbook_solutions_are_accepted_within_half_the_original_limits() {
+    for (problem, time_limit, memory_limit) in [("sudoku", 1000, 64), ("target-sudoku", 2000, 128)]
+    {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+        let package = sudojudge::problem::find(&root, problem).unwrap();
+        assert_eq!(
+            (package.time_limit_ms, package.memory_limit_mb),
+            (time_limit, memory_limit),
+            "{problem}: the original's limits"
+        );
+        let source = format!("problems/{problem}/submissions/accepted/textbook.cpp");
+        let out = judge(&[problem, &source, "--json"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(v["verdict"], "AC", "{problem}: {v}");
+        let tests = v["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), package.tests.len(), "{problem}");
+        for t in tests {
+            let ms = t["time_ms"].as_u64().unwrap();
+            assert!(
+                ms <= time_limit / 2,
+                "{problem}: {} took {ms} ms",
+                t["name"]
+            );
+        }
+    }
+}

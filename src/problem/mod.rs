@@ -73,7 +73,7 @@ pub fn is_valid_id(id: &str) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CheckerKind {
-    /// Grid validity for every puzzle of a batch (`sudoku`).
+    /// Grid validity for every puzzle of a batch (`sudoku`, `sudoku-hard`).
     Sudoku,
     /// One integer: the maximum weighted score or -1 (`target-sudoku`).
     TargetSudoku,
@@ -95,7 +95,7 @@ pub struct TestCase {
 /// A loaded, validated problem package.
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
-    /// The problem id, the package's folder name (`sudoku`, `target-sudoku`, `binary-sudoku`).
+    /// The problem id, the package's folder name (`sudoku`, `sudoku-hard`, `target-sudoku`...).
     pub id: String,
     /// Human title.
     pub title: String,
@@ -107,6 +107,9 @@ pub struct Problem {
     pub output_limit_mb: u64,
     /// Which checker judges the output.
     pub checker: CheckerKind,
+    /// The generator profile of `data/secret/` (`[gen] profile`; `None`: the kind's default),
+    /// so packages of one checker kind can ship data of different sizes without code.
+    pub gen_profile: Option<String>,
     /// The statement in Markdown.
     pub statement: String,
     /// Every test in judging order: samples first, then secret, each by name.
@@ -126,6 +129,7 @@ pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Probl
         memory_limit_mb: 64,
         output_limit_mb: 1,
         checker: CheckerKind::BinarySudoku,
+        gen_profile: None,
         statement: String::new(),
         tests,
         dir: dir.to_path_buf(),

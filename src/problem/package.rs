@@ -16,6 +16,16 @@ struct ProblemToml {
     memory_limit_mb: u64,
     output_limit_mb: u64,
     checker: CheckerKind,
+    #[serde(default)]
+    gen: GenToml,
+}
+
+/// The optional `[gen]` table: how `sudojudge gen` makes `data/secret/`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GenToml {
+    /// A generator profile of the checker kind (`sudoku`: `classic` or `speed`).
+    profile: Option<String>,
 }
 
 fn read_text(path: &Path) -> Result<String, ProblemError> {
@@ -59,6 +69,18 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             return Err(invalid(&toml_path, format!("{key} must be positive")));
         }
     }
+    if let Some(profile) = &meta.gen.profile {
+        let known = super::gen::profiles(meta.checker);
+        if !known.contains(&profile.as_str()) {
+            return Err(invalid(
+                &toml_path,
+                format!(
+                    "[gen] profile `{profile}` is not one of this checker kind's: {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+    }
     let statement = read_text(&dir.join("statement.md"))?;
     let mut tests = list_tests(dir, "sample")?;
     tests.extend(list_tests(dir, "secret")?);
@@ -75,6 +97,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         memory_limit_mb: meta.memory_limit_mb,
         output_limit_mb: meta.output_limit_mb,
         checker: meta.checker,
+        gen_profile: meta.gen.profile,
         statement,
         tests,
         dir: dir.to_path_buf(),
@@ -230,6 +253,7 @@ mod tests {
         assert_eq!(names, ["sample/z", "secret/a", "secret/b"]);
         assert_eq!(problem.checker, CheckerKind::BinarySudoku);
         assert_eq!(problem.time_limit_ms, 1000);
+        assert_eq!(problem.gen_profile, None);
         assert_eq!(load_all(root.path()).unwrap().len(), 1);
         assert_eq!(find(root.path(), "demo").unwrap().id, "demo");
     }
@@ -254,6 +278,11 @@ mod tests {
                 "missing field `title`",
             ),
             (format!("{TOML}colour = 3\n"), "unknown field `colour`"),
+            (
+                format!("{TOML}[gen]\nprofile = \"speed\"\n"),
+                "[gen] profile `speed` is not one of this checker kind's: default",
+            ),
+            (format!("{TOML}[gen]\nseed = 3\n"), "unknown field `seed`"),
         ];
         for (toml, needle) in cases {
             let root = package(&toml, &["sample/1.in", "sample/1.ans"]);

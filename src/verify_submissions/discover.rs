@@ -48,6 +48,13 @@ pub enum DiscoverError {
         /// The file.
         path: PathBuf,
     },
+    /// A symlink whose target is missing or not a file (a solution shared with another
+    /// package that was moved or renamed there).
+    #[error("{path}: symlink to no file")]
+    Dangling {
+        /// The symlink.
+        path: PathBuf,
+    },
     /// A file directly under `submissions/`, outside every expected-verdict folder.
     #[error("{path}: not in an expected-verdict folder")]
     Stray {
@@ -108,7 +115,15 @@ pub fn discover(
                 path: folder.clone(),
             })?;
         for file in sorted_entries(&folder)? {
-            if hidden(&file) || !file.is_file() {
+            if hidden(&file) {
+                continue;
+            }
+            if !file.is_file() {
+                // A symlink is followed (two packages may share a solution); one that leads
+                // nowhere would silently drop a promise, so it is an error.
+                if file.is_symlink() {
+                    return Err(DiscoverError::Dangling { path: file });
+                }
                 continue;
             }
             let language = language_of(config, &file)

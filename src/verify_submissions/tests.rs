@@ -233,6 +233,35 @@ fn discovery_rejects_unknown_folders_and_extensions_naming_the_path() {
 }
 
 #[test]
+fn a_symlinked_solution_takes_its_links_folder_and_a_dangling_one_is_an_error() {
+    let config = Config::embedded().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let problem = package(dir.path(), &[("accepted/fast.c", "echo")]);
+    let tle = problem.dir.join("submissions/time_limit_exceeded");
+    std::fs::create_dir_all(&tle).unwrap();
+    std::os::unix::fs::symlink("../accepted/fast.c", tle.join("fast.c")).unwrap();
+    let found = discover(&problem, &config).unwrap();
+    let names: Vec<(&str, Expectation)> = found
+        .iter()
+        .map(|s| (s.name.as_str(), s.expected))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("accepted/fast.c", Expectation::Accepted),
+            ("time_limit_exceeded/fast.c", Expectation::TimeLimitExceeded)
+        ]
+    );
+
+    std::fs::remove_file(problem.dir.join("submissions/accepted/fast.c")).unwrap();
+    let err = discover(&problem, &config).unwrap_err().to_string();
+    assert!(
+        err.contains("time_limit_exceeded/fast.c") && err.contains("symlink to no file"),
+        "{err}"
+    );
+}
+
+#[test]
 fn every_promise_kept_passes() {
     let dir = tempfile::tempdir().unwrap();
     let problem = package(

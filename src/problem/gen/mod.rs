@@ -36,6 +36,14 @@ pub enum GenError {
     /// A generator could not find a case with the wanted property within its attempts.
     #[error("generator gave up: {0}")]
     GaveUp(String),
+    /// `[gen] profile` names no profile of the package's checker kind.
+    #[error("unknown generator profile `{profile}` (this checker kind has: {known})")]
+    UnknownProfile {
+        /// The profile asked for.
+        profile: String,
+        /// The kind's profiles, comma-separated.
+        known: String,
+    },
     /// Writing `data/secret/` failed.
     #[error("cannot write {}", path.display())]
     Write {
@@ -57,13 +65,31 @@ pub struct GeneratedCase {
     pub answer: Vec<u8>,
 }
 
-/// Generates every secret case of a problem kind; `datasets` holds the public puzzle lists
-/// (needed by `sudoku` only).
-pub fn generate(kind: CheckerKind, datasets: &Path) -> Result<Vec<GeneratedCase>, GenError> {
+/// The generator profiles of each checker kind, the default first: `[gen] profile` in
+/// `problem.toml` picks one, so a new package of an existing kind needs no code.
+pub fn profiles(kind: CheckerKind) -> &'static [&'static str] {
     match kind {
-        CheckerKind::Sudoku => sudoku::generate(datasets),
-        CheckerKind::TargetSudoku => target::generate(),
-        CheckerKind::BinarySudoku => binary::generate(),
+        CheckerKind::Sudoku => &["classic", "speed"],
+        CheckerKind::TargetSudoku | CheckerKind::BinarySudoku => &["default"],
+    }
+}
+
+/// Generates every secret case of a problem kind with one of its [`profiles`] (`None`: the
+/// default); `datasets` holds the public puzzle lists (needed by `sudoku` only).
+pub fn generate(
+    kind: CheckerKind,
+    profile: Option<&str>,
+    datasets: &Path,
+) -> Result<Vec<GeneratedCase>, GenError> {
+    match (kind, profile) {
+        (CheckerKind::Sudoku, None | Some("classic")) => sudoku::classic(datasets),
+        (CheckerKind::Sudoku, Some("speed")) => sudoku::speed(datasets),
+        (CheckerKind::TargetSudoku, None | Some("default")) => target::generate(),
+        (CheckerKind::BinarySudoku, None | Some("default")) => binary::generate(),
+        (_, Some(unknown)) => Err(GenError::UnknownProfile {
+            profile: unknown.to_string(),
+            known: profiles(kind).join(", "),
+        }),
     }
 }
 
@@ -90,4 +116,26 @@ pub fn write_secret(problem: &Problem, cases: &[GeneratedCase]) -> Result<PathBu
         std::fs::write(&answer, &case.answer).map_err(write_err(&answer))?;
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_profile_is_an_error_naming_the_kinds_profiles() {
+        let nowhere = Path::new("/nonexistent");
+        let err = generate(CheckerKind::Sudoku, Some("huge"), nowhere).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown generator profile `huge` (this checker kind has: classic, speed)"
+        );
+        let err = generate(CheckerKind::BinarySudoku, Some("speed"), nowhere).unwrap_err();
+        assert!(matches!(err, GenError::UnknownProfile { .. }), "{err}");
+        // The default profile is the first one listed.
+        for kind in [CheckerKind::TargetSudoku, CheckerKind::BinarySudoku] {
+            assert_eq!(profiles(kind), ["default"]);
+        }
+        assert_eq!(profiles(CheckerKind::Sudoku)[0], "classic");
+    }
 }

@@ -1,6 +1,7 @@
-/* sudoku, accepted: candidate bitmasks per cell, constraint propagation (naked singles and
- * hidden singles in every row, column and box), then depth-first search on the cell with the
- * fewest candidates, copying the whole state (81 masks) at each branch. */
+/* sudoku and sudoku-hard (a symlink), accepted: candidate bitmasks per cell, constraint
+ * propagation (naked singles and hidden singles in every row, column and box), then
+ * depth-first search on the cell with the fewest candidates, copying the whole state (81
+ * masks) at each branch. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
-// sudoku, accepted: Knuth's dancing links on the 324-column exact-cover matrix (cell, row-digit,
-// column-digit, box-digit). The full matrix is built once; for each puzzle the givens' rows are
-// selected, algorithm X (smallest column first) finds a cover, and everything is undone.
+// sudoku and sudoku-hard (a symlink), accepted: Knuth's dancing links on the 324-column
+// exact-cover matrix (cell, row-digit, column-digit, box-digit). The full matrix is built
+// once; for each puzzle the givens' rows are selected, algorithm X (smallest column first)
+// finds a cover, and everything is undone.
 #include <cstdio>
 #include <cstring>
 #include <string>

@@ -1,7 +1,16 @@
-//! `sudoku` secret data: generated puzzles (nearly full, easy, minimal) and hard public
-//! puzzles from `the repository's `datasets/``, each copy relabelled and permuted into a new puzzle.
+//! Secret data of the `sudoku` checker kind: generated puzzles (nearly full, easy, minimal)
+//! and public puzzles from the repository's `datasets/`, each copy relabelled and permuted
+//! into a new puzzle. Two profiles (`[gen] profile` in `problem.toml`) size them:
+//! `classic` (the default: POJ 3074's kind and size) and `speed` (10,000 puzzles, the
+//! hardest lists).
 
 use std::path::Path;
+
+mod classic;
+mod speed;
+
+pub(super) use classic::generate as classic;
+pub(super) use speed::generate as speed;
 
 use super::{GenError, GeneratedCase};
 use crate::problem::format::{sudoku as fmt, FormatError};
@@ -174,6 +183,38 @@ pub(super) fn carve(rng: &mut SplitMix64, full: &Grid, min_givens: usize) -> Gri
     puzzle
 }
 
+/// `count` random puzzles carved down to `lo`, `lo + 1`, ... `lo + span - 1` givens in turn
+/// (easy to middling: they keep one solution with many givens to spare).
+fn carved(rng: &mut SplitMix64, count: usize, lo: usize, span: usize) -> Vec<Grid> {
+    (0..count)
+        .map(|i| {
+            let full = random_full_grid(rng);
+            carve(rng, &full, lo + i % span)
+        })
+        .collect()
+}
+
+/// How many puzzles of each source a mixed file holds.
+struct Mix {
+    seventeen: usize,
+    top1465: usize,
+    hardest: usize,
+    minimal: usize,
+    /// Carved down to 25..=54 givens.
+    carved: usize,
+}
+
+/// A shuffled file of puzzles from every source, in the proportions of `mix`.
+fn mixed(rng: &mut SplitMix64, data: &Datasets, mix: &Mix) -> Vec<Grid> {
+    let mut puzzles = transformed(rng, &data.seventeen, mix.seventeen);
+    puzzles.extend(transformed(rng, &data.top1465, mix.top1465));
+    puzzles.extend(transformed(rng, &data.hardest, mix.hardest));
+    puzzles.extend(minimal_puzzles(rng, mix.minimal));
+    puzzles.extend(carved(rng, mix.carved, 25, 30));
+    rng.shuffle(&mut puzzles);
+    puzzles
+}
+
 fn minimal_puzzles(rng: &mut SplitMix64, count: usize) -> Vec<Grid> {
     (0..count)
         .map(|_| {
@@ -206,6 +247,56 @@ fn nearly_full(rng: &mut SplitMix64) -> Vec<Grid> {
     out
 }
 
+/// Sizes of the first eight cases, which every profile has.
+struct Sizes {
+    easy: usize,
+    minimal: usize,
+    seventeen: usize,
+    top1465: usize,
+    hardest: usize,
+}
+
+/// Cases `01` to `08`, from seeds `seed_base + 1` to `seed_base + 8`: nearly full grids, easy
+/// and minimal generated puzzles, the three public lists, the single hardest puzzle, and one
+/// top1465 puzzle in 100 disguises.
+fn first_cases(
+    data: &Datasets,
+    seed_base: u64,
+    sizes: &Sizes,
+) -> Result<Vec<GeneratedCase>, GenError> {
+    let seeded = |seed: u64| SplitMix64::new(seed_base + seed);
+    let mut rng = seeded(8);
+    let copies: Vec<Grid> = (0..100)
+        .map(|_| Symmetry::random(&mut rng).apply(&data.top1465[0]))
+        .collect();
+    Ok(vec![
+        case("01-nearly-full", &nearly_full(&mut seeded(1)))?,
+        case("02-easy", &carved(&mut seeded(2), sizes.easy, 30, 20))?,
+        case(
+            "03-minimal",
+            &minimal_puzzles(&mut seeded(3), sizes.minimal),
+        )?,
+        case(
+            "04-seventeen-clues",
+            &transformed(&mut seeded(4), &data.seventeen, sizes.seventeen),
+        )?,
+        case(
+            "05-top1465",
+            &transformed(&mut seeded(5), &data.top1465, sizes.top1465),
+        )?,
+        case(
+            "06-hardest",
+            &transformed(&mut seeded(6), &data.hardest, sizes.hardest),
+        )?,
+        // The hardest list is sorted by rating, so its first puzzle is among the very hardest.
+        case(
+            "07-single-hardest",
+            &[Symmetry::random(&mut seeded(7)).apply(&data.hardest[0])],
+        )?,
+        case("08-one-puzzle-many-disguises", &copies)?,
+    ])
+}
+
 /// Builds one case, solving every puzzle for the answer.
 fn case(name: &str, puzzles: &[Grid]) -> Result<GeneratedCase, GenError> {
     let mut answer = Vec::with_capacity(puzzles.len() * 82);
@@ -219,68 +310,6 @@ fn case(name: &str, puzzles: &[Grid]) -> Result<GeneratedCase, GenError> {
         input: fmt::write_puzzles(puzzles),
         answer,
     })
-}
-
-pub(super) fn generate(datasets: &Path) -> Result<Vec<GeneratedCase>, GenError> {
-    let data = Datasets::load(datasets)?;
-    let seeded = |seed: u64| SplitMix64::new(0x5d0c_0000 + seed);
-    let mut cases = Vec::new();
-
-    cases.push(case("01-nearly-full", &nearly_full(&mut seeded(1)))?);
-
-    let mut rng = seeded(2);
-    let easy: Vec<Grid> = (0..50)
-        .map(|i| {
-            let full = random_full_grid(&mut rng);
-            carve(&mut rng, &full, 30 + i % 20)
-        })
-        .collect();
-    cases.push(case("02-easy", &easy)?);
-
-    cases.push(case("03-minimal", &minimal_puzzles(&mut seeded(3), 200))?);
-    cases.push(case(
-        "04-seventeen-clues",
-        &transformed(&mut seeded(4), &data.seventeen, 300),
-    )?);
-    cases.push(case(
-        "05-top1465",
-        &transformed(&mut seeded(5), &data.top1465, 300),
-    )?);
-    cases.push(case(
-        "06-hardest",
-        &transformed(&mut seeded(6), &data.hardest, 300),
-    )?);
-    // The hardest list is sorted by rating, so its first puzzle is among the very hardest.
-    cases.push(case(
-        "07-single-hardest",
-        &[Symmetry::random(&mut seeded(7)).apply(&data.hardest[0])],
-    )?);
-
-    let mut rng = seeded(8);
-    let base = data.top1465[0];
-    let copies: Vec<Grid> = (0..100)
-        .map(|_| Symmetry::random(&mut rng).apply(&base))
-        .collect();
-    cases.push(case("08-one-puzzle-many-disguises", &copies)?);
-
-    cases.push(case(
-        "09-hardest-large",
-        &transformed(&mut seeded(9), &data.hardest, 1500),
-    )?);
-
-    let mut rng = seeded(10);
-    let mut large = transformed(&mut rng, &data.seventeen, 6000);
-    large.extend(transformed(&mut rng, &data.top1465, 1000));
-    large.extend(transformed(&mut rng, &data.hardest, 1000));
-    large.extend(minimal_puzzles(&mut rng, 1000));
-    large.extend((0..1000).map(|i| {
-        let full = random_full_grid(&mut rng);
-        carve(&mut rng, &full, 25 + i % 30)
-    }));
-    rng.shuffle(&mut large);
-    cases.push(case("10-large-mixed", &large)?);
-
-    Ok(cases)
 }
 
 #[cfg(test)]
@@ -317,5 +346,31 @@ mod tests {
             let image = Symmetry::random(&mut rng).apply(&full);
             assert!(is_valid_full(&image));
         }
+    }
+
+    /// Puzzles per input file of a profile's cases.
+    fn sizes(cases: &[GeneratedCase]) -> Vec<usize> {
+        cases
+            .iter()
+            .map(|c| {
+                c.input
+                    .split(|&b| b == b'\n')
+                    .filter(|l| l.len() == 81)
+                    .count()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_classic_profile_keeps_the_originals_size_and_speed_the_heavy_data() {
+        let datasets = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+        let classic = sizes(&classic(&datasets).unwrap());
+        assert!(
+            classic.iter().all(|&n| (1..=1000).contains(&n)),
+            "{classic:?}"
+        );
+        assert_eq!(classic.iter().max(), Some(&1000));
+        let speed = sizes(&speed(&datasets).unwrap());
+        assert_eq!(speed.iter().max(), Some(&10_000), "{speed:?}");
     }
 }

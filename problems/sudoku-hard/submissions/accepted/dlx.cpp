@@ -1,0 +1,1 @@
+../../../sudoku/submissions/accepted/dlx.cpp
