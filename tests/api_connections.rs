@@ -1,0 +1,185 @@
+//! Hostile connections against the real daemon (issue 9, findings 5 and 7).
+//!
+//! - 1,100 clients sending their headers a byte at a time: the daemon keeps at most
+//!   `max_connections` of them (the rest are closed at once), closes those after the header
+//!   timeout, never runs out of descriptors; a normal request succeeds within the timeout and
+//!   a submission judged meanwhile is judged right (AC, not SE).
+//! - A 5 MB body posted by Python's urllib: the client reads the 413 and its JSON error
+//!   instead of a broken pipe.
+
+#[path = "fixtures/daemon.rs"]
+mod daemon;
+
+use std::time::{Duration, Instant};
+
+use daemon::{fixture, get, trimmed_problems, wait_done, Daemon};
+use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+const SLOW_CLIENTS: usize = 1100;
+const CAP: usize = 64;
+const HEADER_TIMEOUT_MS: u64 = 2000;
+
+fn open_descriptors(pid: i32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// A client that opens a new connection for each request (no pool), so a refused connection
+/// is retried on a fresh one.
+fn fresh_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_clients_cannot_starve_the_daemon() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 1);
+    let d = Daemon::start_with(
+        dir.path(),
+        &dir.path().join("judge.db"),
+        &problems,
+        1,
+        &format!("[server]\nmax_connections = {CAP}\nheader_timeout_ms = {HEADER_TIMEOUT_MS}\n"),
+    );
+    let addr = d.base.trim_start_matches("http://").to_string();
+    let idle_fds = open_descriptors(d.pid());
+
+    let attack = Instant::now();
+    let mut slow = Vec::with_capacity(SLOW_CLIENTS);
+    for _ in 0..SLOW_CLIENTS {
+        let mut s = TcpStream::connect(&addr).await.expect("connect");
+        let _ = s
+            .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            .await;
+        slow.push(s);
+    }
+    let opened_in = attack.elapsed();
+    let peak_fds = open_descriptors(d.pid());
+
+    // The slow clients go on sending a byte every 200 ms; in the meantime a normal request
+    // and a submission must get through.
+    let trickle = tokio::spawn(async move {
+        let mut open = slow;
+        let mut closed_after = Vec::new();
+        let started = Instant::now();
+        while !open.is_empty() && started.elapsed() < Duration::from_secs(20) {
+            let mut still = Vec::with_capacity(open.len());
+            for mut s in open {
+                if s.write_all(b"a").await.is_ok() && !peer_closed(&s) {
+                    still.push(s);
+                } else {
+                    closed_after.push(started.elapsed());
+                }
+            }
+            open = still;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        (open.len(), closed_after)
+    });
+
+    let c = fresh_client();
+    let health = loop {
+        if let Ok(r) = c.get(d.url("/api/health")).send().await {
+            break r;
+        }
+        assert!(
+            attack.elapsed() < Duration::from_millis(HEADER_TIMEOUT_MS + 8000),
+            "no normal request got through; log:\n{}",
+            d.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let health_after = attack.elapsed();
+    assert_eq!(health.status(), 200);
+    let id = loop {
+        let posted = c
+            .post(d.url("/api/submissions"))
+            .json(
+                &json!({"problem": "sudoku", "language": "c", "source": fixture("sudoku", "ac.c")}),
+            )
+            .send()
+            .await;
+        if let Ok(r) = posted {
+            assert_eq!(r.status(), 202);
+            break r.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let judged = wait_done(&c, &d, &[id], Duration::from_secs(120)).await;
+    assert_eq!(judged[0]["verdict"], "AC", "{:#}", judged[0]);
+
+    let (left_open, closed_after) = trickle.await.unwrap();
+    assert_eq!(
+        left_open, 0,
+        "every slow client is closed by the header timeout"
+    );
+    let last_closed = closed_after.iter().max().copied().unwrap_or_default();
+    let log = d.log();
+    assert!(!log.contains("Too many open files"), "{log}");
+    assert!(
+        peak_fds < idle_fds + CAP + 64,
+        "descriptors: {idle_fds} idle, {peak_fds} with {SLOW_CLIENTS} slow clients (cap {CAP})"
+    );
+    assert!(
+        last_closed < Duration::from_millis(HEADER_TIMEOUT_MS + 3000),
+        "the last slow client was closed after {last_closed:?}"
+    );
+    assert_eq!(get(&c, &d, id).await["verdict"], "AC");
+    eprintln!(
+        "{SLOW_CLIENTS} slow clients opened in {opened_in:?}; daemon descriptors {idle_fds} idle, \
+         {peak_fds} under attack; health answered {health_after:?} after the attack began; \
+         last slow client closed after {last_closed:?}"
+    );
+}
+
+/// Whether the daemon has closed `s` (a read, without waiting, sees EOF, an answer or an error).
+fn peer_closed(s: &TcpStream) -> bool {
+    let mut buf = [0u8; 512];
+    match s.try_read(&mut buf) {
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => false,
+        // EOF, an error, or an answer (408/400), which the close follows.
+        _ => true,
+    }
+}
+
+const URLLIB_POST: &str = r#"
+import json, sys, urllib.request, urllib.error
+body = json.dumps({"problem": "sudoku", "language": "c", "source": "x" * (5 * 1000 * 1000)}).encode()
+req = urllib.request.Request(sys.argv[1], data=body, headers={"Content-Type": "application/json"})
+try:
+    with urllib.request.urlopen(req, timeout=30) as r:
+        print(r.status, "no error")
+except urllib.error.HTTPError as e:
+    print(e.code, json.load(e)["error"]["code"])
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_clients_read_the_413_of_an_oversized_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let d = Daemon::start(dir.path(), &dir.path().join("judge.db"), &problems, 1);
+    for _ in 0..3 {
+        let out = tokio::process::Command::new("/usr/bin/python3")
+            .args(["-c", URLLIB_POST, &d.url("/api/submissions")])
+            .output()
+            .await
+            .expect("run /usr/bin/python3");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            stdout.trim(),
+            "413 too_large",
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let c = fresh_client();
+    let health = c.get(d.url("/api/health")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+}
