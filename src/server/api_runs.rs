@@ -85,5 +85,8 @@ pub async fn create(
     })
     .await
     .map_err(|e| ApiError::Internal(format!("run task failed: {e}")))?;
-    Ok(Json(result))
+    if let Some(cause) = &result.message {
+        tracing::error!(cause = %cause, "custom run failed: system error");
+    }
+    Ok(Json(super::feedback::redact_run(state.feedback, result)))
 }

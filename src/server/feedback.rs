@@ -9,7 +9,7 @@
 //! Accounts will pick the [`Feedback`] per request; today it is `[server] feedback`.
 
 pub use crate::config::Feedback;
-use crate::judge::{TestResult, Verdict};
+use crate::judge::{RunResult, TestResult, Verdict};
 use crate::store::Submission;
 
 /// Tests whose name starts with this are the package's public samples.
@@ -30,6 +30,16 @@ pub fn redact(view: Feedback, mut submission: Submission) -> Submission {
         });
     }
     submission
+}
+
+/// A custom run as `view` may see it: its output is the submitter's own, but a system error's
+/// cause names host paths, so a contestant reads the fixed phrase (the daemon logs the cause;
+/// runs are not stored).
+pub fn redact_run(view: Feedback, mut run: RunResult) -> RunResult {
+    if view == Feedback::Contestant && run.message.is_some() {
+        run.message = Some(SYSTEM_ERROR.to_string());
+    }
+    run
 }
 
 /// What a contestant reads for a system error instead of its cause.
@@ -131,6 +141,17 @@ mod tests {
         assert_eq!(r.tests[2].exit_code, None);
         assert!(!r.tests[3].message.as_deref().unwrap().contains("/srv"));
         assert_eq!(redact(Feedback::Full, s.clone()).tests, s.tests);
+    }
+
+    #[test]
+    fn a_run_keeps_its_output_but_not_a_system_error_s_cause() {
+        let mut run = crate::judge::RunResult::compile_error("main.c:1: error");
+        run.status = "system_error".into();
+        run.message = Some("sandbox: cannot mount /srv/boxes/7".into());
+        let shown = redact_run(Feedback::Contestant, run.clone());
+        assert_eq!(shown.message.as_deref(), Some(SYSTEM_ERROR));
+        assert_eq!(shown.compile, run.compile);
+        assert_eq!(redact_run(Feedback::Full, run.clone()), run);
     }
 
     #[test]
