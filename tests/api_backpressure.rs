@@ -10,7 +10,7 @@ mod daemon;
 
 use std::time::{Duration, Instant};
 
-use daemon::{client, get_json, trimmed_problems, Daemon};
+use daemon::{client, get_json, retry_after, start_fresh};
 use serde_json::{json, Value};
 
 const SLEEP_1S: &str = "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n";
@@ -28,13 +28,9 @@ fn rss_kib(pid: i32) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_custom_runs_gets_503_and_memory_stays_bounded() {
     const RUNS: usize = 400;
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 0);
     // Room for every client's connection: the line, not the connection cap, is under test.
-    let d = Daemon::start_with(
-        dir.path(),
-        &dir.path().join("judge.db"),
-        &problems,
+    let (_dir, d) = start_fresh(
+        0,
         1,
         "[server]\nmax_connections = 1000\n[run]\nslots = 2\nwaiting_per_slot = 2\n",
     );
@@ -78,11 +74,7 @@ async fn a_flood_of_custom_runs_gets_503_and_memory_stays_bounded() {
                 .await
                 .expect("every run is answered");
             let status = r.status().as_u16();
-            let retry_after = r
-                .headers()
-                .get("retry-after")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<u64>().ok());
+            let retry_after = retry_after(&r);
             let v: Value = r.json().await.unwrap();
             (status, retry_after, v)
         }));
@@ -126,15 +118,7 @@ async fn a_flood_of_custom_runs_gets_503_and_memory_stays_bounded() {
 async fn submissions_past_the_queue_bound_get_503_and_are_not_stored() {
     const MAX_QUEUED: usize = 5;
     const POSTS: usize = 30;
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 0);
-    let d = Daemon::start_with(
-        dir.path(),
-        &dir.path().join("judge.db"),
-        &problems,
-        1,
-        &format!("[server]\nmax_queued = {MAX_QUEUED}\n"),
-    );
+    let (_dir, d) = start_fresh(0, 1, &format!("[server]\nmax_queued = {MAX_QUEUED}\n"));
     let c = client();
     let (mut accepted, mut busy) = (0, 0);
     for _ in 0..POSTS {
@@ -147,12 +131,10 @@ async fn submissions_past_the_queue_bound_get_503_and_are_not_stored() {
         match r.status().as_u16() {
             202 => accepted += 1,
             503 => {
-                let retry_after = r
-                    .headers()
-                    .get("retry-after")
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.parse::<u64>().ok());
-                assert!(retry_after.is_some_and(|s| s > 0), "Retry-After on a 503");
+                assert!(
+                    retry_after(&r).is_some_and(|s| s > 0),
+                    "Retry-After on a 503"
+                );
                 let v: Value = r.json().await.unwrap();
                 assert_eq!(v["error"]["code"], "busy", "{v}");
                 busy += 1;

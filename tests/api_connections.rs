@@ -12,7 +12,7 @@ mod daemon;
 
 use std::time::{Duration, Instant};
 
-use daemon::{fixture, get, trimmed_problems, wait_done, Daemon};
+use daemon::{fixture, get, start_fresh, wait_done};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -39,12 +39,8 @@ fn fresh_client() -> reqwest::Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_clients_cannot_starve_the_daemon() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    let d = Daemon::start_with(
-        dir.path(),
-        &dir.path().join("judge.db"),
-        &problems,
+    let (_dir, d) = start_fresh(
+        1,
         1,
         &format!("[server]\nmax_connections = {CAP}\nheader_timeout_ms = {HEADER_TIMEOUT_MS}\n"),
     );
@@ -162,9 +158,7 @@ except urllib.error.HTTPError as e:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn python_clients_read_the_413_of_an_oversized_body() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 0);
-    let d = Daemon::start(dir.path(), &dir.path().join("judge.db"), &problems, 1);
+    let (_dir, d) = start_fresh(0, 1, "");
     for _ in 0..3 {
         let out = tokio::process::Command::new("/usr/bin/python3")
             .args(["-c", URLLIB_POST, &d.url("/api/submissions")])
