@@ -10,7 +10,7 @@ mod daemon;
 
 use std::time::{Duration, Instant};
 
-use daemon::{client, get_json, retry_after, start_fresh};
+use daemon::{client, get_json, restart_fresh, retry_after, start_fresh};
 use serde_json::{json, Value};
 
 const SLEEP_1S: &str = "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n";
@@ -118,7 +118,7 @@ async fn a_flood_of_custom_runs_gets_503_and_memory_stays_bounded() {
 async fn submissions_past_the_queue_bound_get_503_and_are_not_stored() {
     const MAX_QUEUED: usize = 5;
     const POSTS: usize = 30;
-    let (_dir, d) = start_fresh(0, 1, &format!("[server]\nmax_queued = {MAX_QUEUED}\n"));
+    let (dir, d) = start_fresh(0, 1, &format!("[server]\nmax_queued = {MAX_QUEUED}\n"));
     let c = client();
     let (mut accepted, mut busy) = (0, 0);
     for _ in 0..POSTS {
@@ -159,4 +159,13 @@ async fn submissions_past_the_queue_bound_get_503_and_are_not_stored() {
         accepted,
         "nothing is stored past the bound"
     );
+    drop(d);
+    let d = restart_fresh(dir.path(), 1, "");
+    let stored = get_json(&c, d.url("/api/submissions?limit=500")).await;
+    assert_eq!(
+        stored.as_array().unwrap().len(),
+        accepted,
+        "after a restart"
+    );
+    assert_eq!(get_json(&c, d.url("/api/health")).await["ok"], true);
 }

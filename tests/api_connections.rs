@@ -12,7 +12,7 @@ mod daemon;
 
 use std::time::{Duration, Instant};
 
-use daemon::{fixture, get, start_fresh, wait_done};
+use daemon::{fixture, get, restart_fresh, start_fresh, wait_done};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -39,7 +39,7 @@ fn fresh_client() -> reqwest::Client {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_clients_cannot_starve_the_daemon() {
-    let (_dir, d) = start_fresh(
+    let (dir, d) = start_fresh(
         1,
         1,
         &format!("[server]\nmax_connections = {CAP}\nheader_timeout_ms = {HEADER_TIMEOUT_MS}\n"),
@@ -128,6 +128,9 @@ async fn slow_clients_cannot_starve_the_daemon() {
         "the last slow client was closed after {last_closed:?}"
     );
     assert_eq!(get(&c, &d, id).await["verdict"], "AC");
+    drop(d);
+    let d = restart_fresh(dir.path(), 1, "");
+    assert_eq!(get(&c, &d, id).await["verdict"], "AC", "after a restart");
     eprintln!(
         "{SLOW_CLIENTS} slow clients opened in {opened_in:?}; daemon descriptors {idle_fds} idle, \
          {peak_fds} under attack; health answered {health_after:?} after the attack began; \
@@ -176,4 +179,82 @@ async fn python_clients_read_the_413_of_an_oversized_body() {
     let c = fresh_client();
     let health = c.get(d.url("/api/health")).send().await.unwrap();
     assert_eq!(health.status(), 200);
+}
+
+/// A client that sends its headers, then its body a byte at a time, gets 408 after the body
+/// timeout; one that keeps its connection idle after an answer is closed after the header
+/// timeout (the keep-alive idle timeout).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_bodies_get_408_and_idle_connections_are_closed() {
+    use tokio::io::AsyncReadExt;
+    let (_dir, d) = start_fresh(
+        0,
+        1,
+        "[server]\nbody_timeout_ms = 1000\nheader_timeout_ms = 1500\n",
+    );
+    let addr = d.base.trim_start_matches("http://").to_string();
+
+    let mut slow = TcpStream::connect(&addr).await.unwrap();
+    slow.write_all(
+        b"POST /api/submissions HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+          content-length: 100\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let started = Instant::now();
+    let reader = tokio::spawn(async move {
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            tokio::select! {
+                n = slow.read(&mut buf) => match n {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => answer.extend_from_slice(&buf[..n]),
+                },
+                () = tokio::time::sleep(Duration::from_millis(200)) => {
+                    if slow.write_all(b" ").await.is_err() {
+                        break;
+                    }
+                }
+            }
+            if started.elapsed() > Duration::from_secs(20) {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
+    });
+    let answer = reader.await.unwrap();
+    let took = started.elapsed();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("body_timeout"), "{answer}");
+    assert!(took < Duration::from_secs(5), "408 after {took:?}");
+
+    let mut idle = TcpStream::connect(&addr).await.unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let mut buf = [0u8; 4096];
+    let first = idle.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..first]).starts_with("HTTP/1.1 200"));
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match idle.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    let took = started.elapsed();
+    assert!(closed.is_ok(), "an idle keep-alive connection stays open");
+    assert!(
+        took >= Duration::from_millis(1400) && took < Duration::from_secs(5),
+        "idle connection closed after {took:?}"
+    );
+    let c = fresh_client();
+    assert_eq!(
+        c.get(d.url("/api/health")).send().await.unwrap().status(),
+        200
+    );
 }
