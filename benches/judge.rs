@@ -10,7 +10,6 @@
 //! `SUDOJUDGE_BENCH_ROUNDS` (default 5 and 15) changes the number of rounds. Part 2 needs
 //! root and a usable sandbox; it is skipped with a note otherwise.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -24,7 +23,7 @@ use sudojudge::sandbox::{Limits, RunReport};
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StoreError};
 use sudojudge::worker::{self, Problems, WorkerContext};
-use tokio::sync::{watch, Notify, Semaphore};
+use tokio::sync::{watch, Notify};
 
 const CLIENTS: usize = 32;
 const POSTS_PER_CLIENT: usize = 100;
@@ -105,18 +104,15 @@ async fn bench_accept(config: &Config) {
     let store = SqliteStore::open(&dir.path().join("bench.db"))
         .await
         .unwrap();
-    let state = AppState {
+    let state = AppState::new(
+        config,
         store,
-        problems: Arc::new(load_problems(config)),
-        languages: Arc::new(config.languages.keys().cloned().collect::<BTreeSet<_>>()),
-        max_source_bytes: 256 * 1024,
-        max_stdin_bytes: 1024 * 1024,
-        wake: Arc::new(Notify::new()),
-        workers: 0,
-        sandbox: Arc::new(serde_json::Value::Null),
-        runner: None,
-        run_permits: Arc::new(Semaphore::new(1)),
-    };
+        Arc::new(load_problems(config)),
+        0,
+        serde_json::Value::Null,
+        None,
+        Arc::new(Notify::new()),
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router(state)).await });

@@ -79,6 +79,67 @@ pub struct ServerConfig {
     pub workers: usize,
     /// Largest accepted source, in KiB.
     pub max_source_kib: u64,
+    /// What the API shows of secret tests (see [`Feedback`]).
+    #[serde(default)]
+    pub feedback: Feedback,
+    /// Submissions waiting in the queue at most; past it a submit gets 503 + `Retry-After`.
+    #[serde(default = "default_max_queued")]
+    pub max_queued: u64,
+    /// Connections served at once; more are closed as soon as they are accepted.
+    #[serde(default = "default_max_connections")]
+    pub max_connections: usize,
+    /// Time a connection has to send a request's headers, counted from its opening or from
+    /// the end of its previous response (so it is the keep-alive idle timeout too).
+    #[serde(default = "default_header_timeout_ms")]
+    pub header_timeout_ms: u64,
+    /// Time a client has to send a whole request body.
+    #[serde(default = "default_body_timeout_ms")]
+    pub body_timeout_ms: u64,
+    /// Time a request may take from its headers to its answer (custom runs wait for a slot).
+    #[serde(default = "default_request_timeout_ms")]
+    pub request_timeout_ms: u64,
+    /// Time a write to a client may stay blocked (a client that does not read its answer).
+    #[serde(default = "default_write_timeout_ms")]
+    pub write_timeout_ms: u64,
+}
+
+/// Who is reading a submission: how much of its secret tests' feedback they may see.
+///
+/// Checker messages quote answers (`expected 2876, found 0`) and program output, and exit
+/// codes carry whatever a program puts in them, so on secret tests a contestant sees only the
+/// verdict, time and memory. The full messages stay in the database for the host.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Feedback {
+    /// Everything the judge stored (the host, an admin, a trusted single user).
+    Full,
+    /// Secret tests: verdict, time and memory, and a fixed phrase per verdict.
+    #[default]
+    Contestant,
+}
+
+fn default_max_queued() -> u64 {
+    1000
+}
+
+fn default_max_connections() -> usize {
+    256
+}
+
+fn default_header_timeout_ms() -> u64 {
+    10_000
+}
+
+fn default_body_timeout_ms() -> u64 {
+    30_000
+}
+
+fn default_request_timeout_ms() -> u64 {
+    180_000
+}
+
+fn default_write_timeout_ms() -> u64 {
+    30_000
 }
 
 /// Where problems are loaded from.
@@ -103,6 +164,9 @@ pub struct RunConfig {
     pub max_stdin_kib: u64,
     /// Custom runs the daemon serves at once, each on its own sandbox slot.
     pub slots: usize,
+    /// Custom runs that may wait for a slot, per slot; past it `POST /api/runs` gets 503.
+    #[serde(default = "default_waiting_per_slot")]
+    pub waiting_per_slot: usize,
 }
 
 /// Limits for compiles.
@@ -158,6 +222,10 @@ pub struct SandboxConfig {
     /// `SUDOJUDGE_HELPER` environment variable, else the running executable.
     #[serde(default)]
     pub helper: Option<PathBuf>,
+}
+
+fn default_waiting_per_slot() -> usize {
+    2
 }
 
 fn default_cgroup_root() -> PathBuf {

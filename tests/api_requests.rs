@@ -21,8 +21,9 @@ async fn error_of(r: reqwest::Response, status: u16) -> String {
     code
 }
 
-/// A body far over the server's limit is refused from its Content-Length alone (the server
-/// answers 413 and closes without reading it, so a raw socket reads the answer).
+/// A body far over the server's limit, and over what it reads to throw away, is refused from
+/// its Content-Length alone (the server answers 413 and closes without reading it, so a raw
+/// socket reads the answer).
 async fn oversized_body_status(d: &Daemon) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let addr = d.base.trim_start_matches("http://");

@@ -79,3 +79,43 @@ async fn a_second_daemon_on_the_same_database_is_refused() {
     let h = get_json(&client(), first.url("/api/health")).await;
     assert_eq!(h["ok"], true, "the first daemon still serves: {h}");
 }
+
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
+/// The database holds every source and every checker message: its folders (the ones the
+/// daemon creates) are 0700, the database, its -wal, -shm and lock files 0600, on a fresh path
+/// and after a restart; a database left 0644 by an older version is tightened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_and_its_folder_are_the_owners_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let db = dir.path().join("fresh/data/judge.db");
+    let side = |suffix: &str| dir.path().join(format!("fresh/data/judge.db{suffix}"));
+    let check = || {
+        for folder in ["fresh", "fresh/data"] {
+            assert_eq!(mode(&dir.path().join(folder)), 0o700, "{folder}");
+        }
+        for suffix in ["", "-wal", "-shm", ".lock"] {
+            assert_eq!(mode(&side(suffix)), 0o600, "judge.db{suffix}");
+        }
+    };
+    let mut d = Daemon::start(dir.path(), &db, &problems, 1);
+    assert_eq!(get_json(&client(), d.url("/api/health")).await["ok"], true);
+    check();
+    d.kill9();
+
+    use std::os::unix::fs::PermissionsExt;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::set_permissions(side(suffix), std::fs::Permissions::from_mode(0o644));
+    }
+    let d = Daemon::start(dir.path(), &db, &problems, 1);
+    assert_eq!(get_json(&client(), d.url("/api/health")).await["ok"], true);
+    check();
+}

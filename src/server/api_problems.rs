@@ -92,9 +92,16 @@ pub async fn get(
     }))
 }
 
+/// Reads a sample file; a failure is logged with its path and answered without it (no host
+/// path in an API message).
 async fn read_text(path: &std::path::Path) -> ApiResult<String> {
     tokio::fs::read(path)
         .await
         .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| ApiError::Internal(format!("cannot read {}: {e}", path.display())))
+        .map_err(|e| {
+            tracing::error!(path = %path.display(), error = %e, "cannot read a sample");
+            ApiError::Internal(
+                "a sample of this problem cannot be read; the host's log says why".into(),
+            )
+        })
 }

@@ -1,8 +1,12 @@
 //! `POST /api/runs`: custom invocation with the `[run]` limits.
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
+use std::sync::Arc;
+
 use serde::Deserialize;
 
 use crate::judge::RunResult;
@@ -24,6 +28,30 @@ pub struct RunRequestBody {
     pub stdin: String,
 }
 
+/// Seconds a refused custom run is told to wait (`Retry-After`): about one run's length.
+const RUN_RETRY_AFTER_S: u64 = 5;
+
+/// Middleware on `POST /api/runs`, before its body is read: a run that finds the line full
+/// (`slots x (1 + waiting_per_slot)` running or waiting) gets 503 with `Retry-After` instead
+/// of being held with its stdin in memory; its body is discarded so the client reads the 503.
+pub async fn line_gate(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    if state.runner.is_none() {
+        return next.run(req).await;
+    }
+    let Ok(_place) = Arc::clone(&state.run_line).try_acquire_owned() else {
+        super::body::discard(req.into_body(), state.body_timeout).await;
+        return ApiError::Busy {
+            message: format!(
+                "{} custom runs are running or waiting; try again later",
+                state.run_line_size
+            ),
+            retry_after_s: RUN_RETRY_AFTER_S,
+        }
+        .into_response();
+    };
+    next.run(req).await
+}
+
 /// Compiles and runs a source once on the given stdin.
 pub async fn create(
     State(state): State<AppState>,
@@ -42,16 +70,23 @@ pub async fn create(
         .runner
         .clone()
         .ok_or_else(|| ApiError::Internal("this server runs no custom invocations".into()))?;
-    let _permit = state
+    let permit = state
         .run_permits
         .clone()
         .acquire_owned()
         .await
         .map_err(|_| ApiError::Internal("the run pool is closed".into()))?;
+    // The permit goes with the run: a request cancelled by its timeout must not free the slot
+    // while its run still uses it.
     let result = tokio::task::spawn_blocking(move || {
-        runner.run(&req.language, req.source.as_bytes(), req.stdin.as_bytes())
+        let result = runner.run(&req.language, req.source.as_bytes(), req.stdin.as_bytes());
+        drop(permit);
+        result
     })
     .await
     .map_err(|e| ApiError::Internal(format!("run task failed: {e}")))?;
-    Ok(Json(result))
+    if let Some(cause) = &result.message {
+        tracing::error!(cause = %cause, "custom run failed: system error");
+    }
+    Ok(Json(super::feedback::redact_run(state.feedback, result)))
 }

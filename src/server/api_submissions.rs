@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::store::{NewSubmission, Queue, RejudgeOutcome, Status, Submission};
 
 use super::error::{ApiError, ApiResult};
+use super::feedback::redact;
 use super::state::AppState;
 
 /// The body of `POST /api/submissions`.
@@ -58,7 +59,11 @@ pub(crate) fn check_language_and_source(
     Ok(())
 }
 
-/// Stores a submission as `queued` (durably, before answering) and wakes a worker.
+/// Seconds a submission refused by a full queue is told to wait (`Retry-After`).
+const QUEUE_RETRY_AFTER_S: u64 = 30;
+
+/// Stores a submission as `queued` (durably, before answering) and wakes a worker; 503 with
+/// `Retry-After` when `[server] max_queued` submissions are already waiting.
 pub async fn create(
     State(state): State<AppState>,
     body: Result<Json<SubmitRequest>, JsonRejection>,
@@ -68,14 +73,20 @@ pub async fn create(
         return Err(ApiError::UnknownProblem(req.problem));
     }
     check_language_and_source(&state, &req.language, &req.source)?;
-    let id = state
-        .store
-        .enqueue(NewSubmission {
-            problem: req.problem,
-            language: req.language,
-            source: req.source,
-        })
-        .await?;
+    let new = NewSubmission {
+        problem: req.problem,
+        language: req.language,
+        source: req.source,
+    };
+    let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
+        return Err(ApiError::Busy {
+            message: format!(
+                "{} submissions are waiting to be judged; try again later",
+                state.max_queued
+            ),
+            retry_after_s: QUEUE_RETRY_AFTER_S,
+        });
+    };
     state.wake.notify_one();
     Ok((
         StatusCode::ACCEPTED,
@@ -101,7 +112,7 @@ pub async fn get(
         .store
         .get(n)
         .await?
-        .map(Json)
+        .map(|s| Json(redact(state.feedback, s)))
         .ok_or_else(|| ApiError::NotFound(format!("no submission {n}")))
 }
 
@@ -137,7 +148,11 @@ pub async fn list(
             q.before,
         )
         .await?;
-    Ok(Json(rows))
+    Ok(Json(
+        rows.into_iter()
+            .map(|s| redact(state.feedback, s))
+            .collect(),
+    ))
 }
 
 /// Puts a finished submission back in the queue.

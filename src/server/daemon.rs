@@ -1,10 +1,10 @@
 //! The daemon: store, workers, custom-run pool and HTTP listener, started and stopped together.
 
-use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::{watch, Notify, Semaphore};
+use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
@@ -12,6 +12,7 @@ use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, Run
 use crate::store::{DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
+use super::listener::{self, ConnectionLimits};
 use super::state::AppState;
 
 /// Errors starting the daemon.
@@ -126,29 +127,28 @@ impl Daemon {
             })
             .collect();
 
-        let state = AppState {
-            store: store.clone(),
+        let run_slots = runner.size();
+        let state = AppState::new(
+            config,
+            store.clone(),
             problems,
-            languages: Arc::new(config.languages.keys().cloned().collect::<BTreeSet<_>>()),
-            max_source_bytes: usize::try_from(config.server.max_source_kib * 1024)
-                .unwrap_or(usize::MAX / 4),
-            max_stdin_bytes: usize::try_from(config.run.max_stdin_kib * 1024)
-                .unwrap_or(usize::MAX / 4),
-            wake,
             workers,
-            sandbox: Arc::new(sandbox_info),
-            run_permits: Arc::new(Semaphore::new(runner.size())),
-            runner: Some(runner),
-        };
+            sandbox_info,
+            Some(runner),
+            wake,
+        );
         let app = super::router(state);
-        let mut server_stop = stop_rx;
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = server_stop.wait_for(|stop| *stop).await;
-                })
-                .await
-        });
+        let descriptors = listener::raise_descriptor_limit();
+        let limits = ConnectionLimits {
+            max_connections: listener::connection_cap(
+                config.server.max_connections,
+                descriptors,
+                workers + run_slots,
+            ),
+            header_timeout: Duration::from_millis(config.server.header_timeout_ms.max(1)),
+            write_timeout: Duration::from_millis(config.server.write_timeout_ms.max(1)),
+        };
+        let server = tokio::spawn(listener::serve(listener, app, limits, stop_rx));
         Ok(Daemon {
             addr,
             workers,

@@ -2,7 +2,8 @@
 //! `{"error":{"code","message"}}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -38,6 +39,20 @@ pub enum ApiError {
     /// The request conflicts with the resource's state (rejudge while judging).
     #[error("{0}")]
     Conflict(String),
+    /// The client took longer than `[server] body_timeout_ms` to send its body.
+    #[error("{0}")]
+    BodyTimeout(String),
+    /// The server is full (queue, custom-run line): try again after `retry_after_s`.
+    #[error("{message}")]
+    Busy {
+        /// What is full.
+        message: String,
+        /// Seconds to wait before trying again (the `Retry-After` header).
+        retry_after_s: u64,
+    },
+    /// The request took longer than `[server] request_timeout_ms`.
+    #[error("{0}")]
+    Timeout(String),
     /// The store failed: the server's fault.
     #[error("storage error: {0}")]
     Store(#[from] StoreError),
@@ -61,6 +76,9 @@ impl ApiError {
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::BodyTimeout(_) => (StatusCode::REQUEST_TIMEOUT, "body_timeout"),
+            ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -70,11 +88,19 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if status.is_server_error() {
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(code, error = %self, "request failed");
+        } else if status.is_server_error() {
+            tracing::debug!(code, error = %self, "request refused");
         }
         let body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let ApiError::Busy { retry_after_s, .. } = self {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
+        }
+        response
     }
 }
 

@@ -3,18 +3,26 @@
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, submissions, runs).
+//! - [`feedback`]: what a reader may see of secret tests ([`Feedback`]).
+//! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
+//! - [`listener`]: the accept loop: connection cap, header and write timeouts.
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
 
 pub mod api_health;
 pub mod api_problems;
 pub mod api_runs;
 pub mod api_submissions;
+pub mod body;
 pub mod daemon;
 pub mod error;
+pub mod feedback;
+pub mod listener;
 pub mod state;
 
+use std::time::Duration;
+
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::header::CONTENT_LENGTH;
+use axum::http::Method;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -22,14 +30,24 @@ use axum::Router;
 
 pub use daemon::{Daemon, DaemonError};
 pub use error::ApiError;
+pub use feedback::Feedback;
 pub use state::AppState;
 
 /// Room for JSON escaping (a source of quotes and backslashes doubles in size) and the fields.
 const BODY_SLACK_BYTES: usize = 64 * 1024;
 
 /// The API's routes over `state`.
+///
+/// Around the routes, outermost first: the request timeout; the custom-run line (a full line
+/// answers 503 before the body is read); the body reader (whole body, bounded in size and
+/// time, a refused body discarded so the client reads the refusal).
 pub fn router(state: AppState) -> Router {
-    let body_limit = 2 * (state.max_source_bytes + state.max_stdin_bytes) + BODY_SLACK_BYTES;
+    let body_limits = body::BodyLimits {
+        max_bytes: 2 * state.max_source_bytes + BODY_SLACK_BYTES,
+        max_run_bytes: 2 * (state.max_source_bytes + state.max_stdin_bytes) + BODY_SLACK_BYTES,
+        timeout: state.body_timeout,
+    };
+    let request_timeout = state.request_timeout;
     Router::new()
         .route("/api/health", get(api_health::get))
         .route("/api/problems", get(api_problems::list))
@@ -45,26 +63,36 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/runs", post(api_runs::create))
         .fallback(not_found)
-        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
-            reject_declared_oversize(body_limit, req, next)
+            body::read_whole(body_limits, req, next)
+        }))
+        .layer(middleware::from_fn_with_state(state.clone(), run_line))
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            time_limit(request_timeout, req, next)
         }))
         .with_state(state)
 }
 
-/// Refuses a body whose declared length is over the limit before reading any of it.
-async fn reject_declared_oversize(limit: usize, req: Request, next: Next) -> Response {
-    let declared = req
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    match declared {
-        Some(len) if len > limit as u64 => ApiError::TooLarge(format!(
-            "request body of {len} bytes; the limit is {limit} bytes"
+/// The custom-run line applies to `POST /api/runs` alone; it sits outside the body reader so
+/// a refused run's stdin is never held in memory.
+async fn run_line(state: axum::extract::State<AppState>, req: Request, next: Next) -> Response {
+    if req.method() == Method::POST && req.uri().path() == "/api/runs" {
+        api_runs::line_gate(state, req, next).await
+    } else {
+        next.run(req).await
+    }
+}
+
+/// Answers 503 `timeout` when a request takes longer than `limit`.
+async fn time_limit(limit: Duration, req: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout(format!(
+            "the request took longer than {} ms",
+            limit.as_millis()
         ))
         .into_response(),
-        _ => next.run(req).await,
     }
 }
 

@@ -2,9 +2,11 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
 
+use crate::config::{Config, Feedback};
 use crate::judge::CustomRun;
 use crate::store::SqliteStore;
 use crate::worker::Problems;
@@ -32,4 +34,53 @@ pub struct AppState {
     pub runner: Option<Arc<dyn CustomRun>>,
     /// Bounds concurrent custom runs to the runner's slots.
     pub run_permits: Arc<Semaphore>,
+    /// Bounds the custom runs running or waiting for a slot (`[run] waiting_per_slot`).
+    pub run_line: Arc<Semaphore>,
+    /// The size of that line (for the 503's message).
+    pub run_line_size: usize,
+    /// Submissions allowed to wait in the queue (`[server] max_queued`).
+    pub max_queued: u64,
+    /// What readers see of secret tests (`[server] feedback`).
+    pub feedback: Feedback,
+    /// Time a client has to send a request body.
+    pub body_timeout: Duration,
+    /// Time a request may take from its headers to its answer.
+    pub request_timeout: Duration,
+}
+
+impl AppState {
+    /// The state of a server on `config`: its request limits, its lines, its feedback rule.
+    /// `runner` is `None` for a server that runs no custom invocations.
+    pub fn new(
+        config: &Config,
+        store: SqliteStore,
+        problems: Arc<Problems>,
+        workers: usize,
+        sandbox: serde_json::Value,
+        runner: Option<Arc<dyn CustomRun>>,
+        wake: Arc<Notify>,
+    ) -> AppState {
+        let kib = |n: u64| usize::try_from(n.saturating_mul(1024)).unwrap_or(usize::MAX / 4);
+        let slots = runner.as_ref().map_or(0, |r| r.size());
+        let run_line_size = slots.saturating_mul(1 + config.run.waiting_per_slot);
+        let millis = |ms: u64| Duration::from_millis(ms.max(1));
+        AppState {
+            store,
+            problems,
+            languages: Arc::new(config.languages.keys().cloned().collect()),
+            max_source_bytes: kib(config.server.max_source_kib),
+            max_stdin_bytes: kib(config.run.max_stdin_kib),
+            wake,
+            workers,
+            sandbox: Arc::new(sandbox),
+            runner,
+            run_permits: Arc::new(Semaphore::new(slots)),
+            run_line: Arc::new(Semaphore::new(run_line_size)),
+            run_line_size,
+            max_queued: config.server.max_queued,
+            feedback: config.server.feedback,
+            body_timeout: millis(config.server.body_timeout_ms),
+            request_timeout: millis(config.server.request_timeout_ms),
+        }
+    }
 }

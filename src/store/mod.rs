@@ -28,6 +28,14 @@ pub enum StoreError {
         /// Why.
         source: std::io::Error,
     },
+    /// The database file (or its `-wal`/`-shm`) could not be made the owner's alone.
+    #[error("cannot make {path} private (mode 0600): {source}")]
+    Private {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The database could not be opened.
     #[error("cannot open database {path}: {source}")]
     Open {
@@ -72,14 +80,39 @@ pub enum StoreError {
 }
 
 /// Creates the folder a database file (or its lock) goes in; the first start of a daemon
-/// makes `data/` itself.
+/// makes `data/` itself. Folders it creates are the owner's alone (0700): the database holds
+/// every source and every checker message. A folder that already exists is left as it is.
 fn create_parent_dir(file: &std::path::Path) -> Result<(), StoreError> {
+    use std::os::unix::fs::DirBuilderExt;
     match file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
-            path: dir.to_path_buf(),
-            source,
-        }),
+        Some(dir) => std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|source| StoreError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            }),
         None => Ok(()),
+    }
+}
+
+/// Makes `file` readable and writable by its owner only (0600), creating it if `create`.
+/// SQLite gives its `-wal` and `-shm` files the database file's mode, so making the database
+/// 0600 before SQLite opens it covers them; an older database made 0644 is tightened too.
+fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    if create {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(file)?;
+    }
+    match std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)) {
+        Err(e) if !create && e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
     }
 }
 

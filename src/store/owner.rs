@@ -28,11 +28,10 @@ impl DatabaseOwner {
             source,
         };
         super::create_parent_dir(&path)?;
+        super::make_private(&path, true).map_err(io)?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
-            .create(true)
-            .truncate(false)
             .open(&path)
             .map_err(io)?;
         let mut lock = match Flock::lock(file, FlockArg::LockExclusiveNonblock) {

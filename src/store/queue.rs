@@ -13,6 +13,22 @@ pub trait Queue: Send + Sync + 'static {
     /// Stores a new submission as `queued`; returns its id once it is durable.
     fn enqueue(&self, new: NewSubmission) -> impl Future<Output = Result<i64, StoreError>> + Send;
 
+    /// Stores a new submission as `queued` unless `max_queued` are already waiting (`None`
+    /// then, and nothing is stored): a flood of submissions cannot fill the disk. The default
+    /// checks then inserts; a backend should do both in one transaction, as SQLite's does.
+    fn enqueue_bounded(
+        &self,
+        new: NewSubmission,
+        max_queued: u64,
+    ) -> impl Future<Output = Result<Option<i64>, StoreError>> + Send {
+        async move {
+            if self.depth().await? >= max_queued {
+                return Ok(None);
+            }
+            self.enqueue(new).await.map(Some)
+        }
+    }
+
     /// Atomically claims the oldest queued submission (now `compiling`), if any.
     fn claim(
         &self,

@@ -30,6 +30,18 @@ impl SqliteStore {
     /// Opens (creating the file and its folder if needed) and migrates the database.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         super::create_parent_dir(path)?;
+        let private = |file: &Path, create: bool| {
+            super::make_private(file, create).map_err(|source| StoreError::Private {
+                path: file.to_path_buf(),
+                source,
+            })
+        };
+        private(path, true)?;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = path.as_os_str().to_owned();
+            side.push(suffix);
+            private(Path::new(&side), false)?;
+        }
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -108,6 +120,21 @@ impl SqliteStore {
     }
 }
 
+async fn insert_queued(
+    tx: &mut sqlx::SqliteConnection,
+    new: &NewSubmission,
+) -> Result<i64, StoreError> {
+    let id = sqlx::query_scalar(
+        "INSERT INTO submissions (problem, language, source) VALUES (?, ?, ?) RETURNING id",
+    )
+    .bind(&new.problem)
+    .bind(&new.language)
+    .bind(&new.source)
+    .fetch_one(tx)
+    .await?;
+    Ok(id)
+}
+
 fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
     let status = Status::parse(&row.status).ok_or_else(|| StoreError::Corrupt {
         id: row.id,
@@ -169,16 +196,28 @@ fn signed(v: u64) -> i64 {
 impl Queue for SqliteStore {
     async fn enqueue(&self, new: NewSubmission) -> Result<i64, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO submissions (problem, language, source) VALUES (?, ?, ?) RETURNING id",
-        )
-        .bind(&new.problem)
-        .bind(&new.language)
-        .bind(&new.source)
-        .fetch_one(&mut *tx)
-        .await?;
+        let id = insert_queued(&mut tx, &new).await?;
         tx.commit().await?;
         Ok(id)
+    }
+
+    async fn enqueue_bounded(
+        &self,
+        new: NewSubmission,
+        max_queued: u64,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let depth: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
+                .fetch_one(&mut *tx)
+                .await?;
+        if u64::try_from(depth).unwrap_or(0) >= max_queued {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let id = insert_queued(&mut tx, &new).await?;
+        tx.commit().await?;
+        Ok(Some(id))
     }
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
