@@ -116,6 +116,7 @@ async fn bench_accept(config: &Config) {
         sandbox: Arc::new(serde_json::Value::Null),
         runner: None,
         run_permits: Arc::new(Semaphore::new(1)),
+        auth: Arc::new(sudojudge::server::auth::Auth::from_config(&config.accounts)),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

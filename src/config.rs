@@ -46,6 +46,8 @@ pub struct Config {
     pub compile: CompileConfig,
     /// The sandbox: mounts, uids, cgroups, degraded mode.
     pub sandbox: SandboxConfig,
+    /// Accounts: when they are in force, login and run rate limits, token lifetime.
+    pub accounts: AccountsConfig,
     /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`).
     pub languages: std::collections::BTreeMap<String, LanguageConfig>,
 }
@@ -62,6 +64,25 @@ pub struct ServerConfig {
     pub workers: usize,
     /// Largest accepted source, in KiB.
     pub max_source_kib: u64,
+}
+
+/// Accounts and their limits (`[accounts]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountsConfig {
+    /// `"auto"`: open single-user mode while no user exists (loopback only); `"required"`:
+    /// every endpoint but health, login and problems needs a token, users or not.
+    pub auth: crate::accounts::AuthMode,
+    /// Hours a token from `POST /api/login` lasts.
+    pub login_token_hours: u64,
+    /// Failed logins per account name per window before 429.
+    pub login_failures_per_account: u32,
+    /// Failed logins per client address per window before 429.
+    pub login_failures_per_address: u32,
+    /// The window of both login counters, in seconds.
+    pub login_window_secs: u64,
+    /// Custom runs (`POST /api/runs`) per user per minute; 0 = no limit.
+    pub runs_per_minute: u32,
 }
 
 /// Where problems are loaded from.

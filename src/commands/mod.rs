@@ -13,6 +13,7 @@ mod run;
 mod serve;
 mod solve;
 mod submit;
+mod user;
 mod verify;
 mod verify_judging;
 
@@ -48,6 +49,8 @@ pub enum Command {
     Submit(submit::Args),
     /// What the sandbox can use on this host, and what is missing.
     Doctor(doctor::Args),
+    /// Accounts: add, import, list, disable, enable, token.
+    User(user::Args),
     /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit,
@@ -66,6 +69,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Gen(args) => gen::run(config, args),
         Command::Submit(args) => submit::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
+        Command::User(args) => user::run(config, args),
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),

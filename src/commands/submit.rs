@@ -22,6 +22,9 @@ pub struct Args {
     /// Base URL of the daemon.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     pub server: String,
+    /// API token (from `sudojudge user token` or POST /api/login); not needed in open mode.
+    #[arg(long, env = "SUDOJUDGE_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
     /// Wait for the verdict and print it.
     #[arg(long)]
     pub wait: bool,
@@ -48,8 +51,15 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
 
 async fn submit(args: &Args, language: &str, source: String) -> anyhow::Result<ExitCode> {
     let base = args.server.trim_end_matches('/');
+    let mut headers = reqwest::header::HeaderMap::new();
+    if let Some(token) = &args.token {
+        let value = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+            .context("the token is not a valid header value")?;
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+    }
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
+        .default_headers(headers)
         .build()
         .context("building the HTTP client")?;
     let body = serde_json::json!({"problem": args.problem, "language": language, "source": source});

@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::Json;
 use serde::Deserialize;
 
+use crate::accounts::Caller;
 use crate::judge::RunResult;
 
 use super::api_submissions::check_language_and_source;
@@ -12,7 +13,7 @@ use super::error::{ApiError, ApiResult};
 use super::state::AppState;
 
 /// The body of `POST /api/runs`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunRequestBody {
     /// Language id.
@@ -24,11 +25,28 @@ pub struct RunRequestBody {
     pub stdin: String,
 }
 
-/// Compiles and runs a source once on the given stdin.
+/// Compiles and runs a source once on the given stdin; needs a user (or the open mode) and
+/// counts against the user's run rate.
+#[utoipa::path(post, path = "/api/runs", tag = "runs",
+    request_body = RunRequestBody,
+    responses(
+        (status = 200, description = "the run's result", body = RunResult),
+        (status = 400, description = "malformed JSON", body = super::openapi::ErrorBody),
+        (status = 401, description = "sign in first", body = super::openapi::ErrorBody),
+        (status = 413, description = "source, stdin or body too large", body = super::openapi::ErrorBody),
+        (status = 415, description = "not JSON", body = super::openapi::ErrorBody),
+        (status = 422, description = "unknown language, empty source", body = super::openapi::ErrorBody),
+        (status = 429, description = "the user's run rate is used up; see Retry-After",
+         body = super::openapi::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
+        (status = 500, description = "the judge failed", body = super::openapi::ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     body: Result<Json<RunRequestBody>, JsonRejection>,
 ) -> ApiResult<Json<RunResult>> {
+    super::auth::admit_run(&state, &caller)?;
     let Json(req) = body?;
     check_language_and_source(&state, &req.language, &req.source)?;
     if req.stdin.len() > state.max_stdin_bytes {

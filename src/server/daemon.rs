@@ -7,9 +7,10 @@ use std::sync::Arc;
 use tokio::sync::{watch, Notify, Semaphore};
 use tokio::task::JoinHandle;
 
+use crate::accounts::access;
 use crate::config::Config;
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
-use crate::store::{DatabaseOwner, Queue, SqliteStore, StoreError};
+use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
 use super::state::AppState;
@@ -28,6 +29,9 @@ pub enum DaemonError {
         /// Why.
         source: ExecutorError,
     },
+    /// Open mode (no accounts) on an address others can reach; the message says how to fix.
+    #[error("{0}")]
+    OpenMode(String),
     /// The listen address is unusable.
     #[error("cannot listen on {addr}: {source}")]
     Listen {
@@ -110,6 +114,9 @@ impl Daemon {
                 addr: config.server.listen.clone(),
                 source,
             })?;
+        let users = store.any_users().await?;
+        access::check_listen(config.accounts.auth, users, addr.ip().is_loopback())
+            .map_err(DaemonError::OpenMode)?;
 
         let ctx = WorkerContext {
             queue: Arc::new(store.clone()),
@@ -139,8 +146,9 @@ impl Daemon {
             sandbox: Arc::new(sandbox_info),
             run_permits: Arc::new(Semaphore::new(runner.size())),
             runner: Some(runner),
+            auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
         };
-        let app = super::router(state);
+        let app = super::router(state).into_make_service_with_connect_info::<SocketAddr>();
         let mut server_stop = stop_rx;
         let server = tokio::spawn(async move {
             axum::serve(listener, app)

@@ -2,7 +2,8 @@
 //! `{"error":{"code","message"}}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::StatusCode;
+use axum::http::header::{RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -38,6 +39,23 @@ pub enum ApiError {
     /// The request conflicts with the resource's state (rejudge while judging).
     #[error("{0}")]
     Conflict(String),
+    /// No valid credentials where accounts are in force.
+    #[error("{0}")]
+    Unauthenticated(String),
+    /// A login with a wrong name or password (never says which).
+    #[error("wrong name or password")]
+    BadCredentials,
+    /// Signed in, but the access rules refuse.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Too many attempts; retry after the given seconds.
+    #[error("{message}; retry in {retry_after_secs} s")]
+    RateLimited {
+        /// Seconds to wait (sent as `Retry-After`).
+        retry_after_secs: u64,
+        /// What was limited.
+        message: String,
+    },
     /// The store failed: the server's fault.
     #[error("storage error: {0}")]
     Store(#[from] StoreError),
@@ -61,6 +79,10 @@ impl ApiError {
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
+            ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
+            ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -74,7 +96,20 @@ impl IntoResponse for ApiError {
             tracing::error!(code, error = %self, "request failed");
         }
         let body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        let headers = response.headers_mut();
+        match &self {
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => {
+                headers.insert(RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+            }
+            ApiError::Unauthenticated(_) | ApiError::BadCredentials => {
+                headers.insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            _ => {}
+        }
+        response
     }
 }
 

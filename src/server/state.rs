@@ -32,4 +32,6 @@ pub struct AppState {
     pub runner: Option<Arc<dyn CustomRun>>,
     /// Bounds concurrent custom runs to the runner's slots.
     pub run_permits: Arc<Semaphore>,
+    /// Accounts settings and the login and run rate limits.
+    pub auth: Arc<super::auth::Auth>,
 }
