@@ -1,0 +1,713 @@
+//! Accounts and access control against the real daemon: two contestants and an admin, every
+//! endpoint with every role and anonymously, logout and disable revoking tokens, rate limits,
+//! the roster import round trip, the open mode and the non-loopback refusal.
+
+#[path = "fixtures/accounts.rs"]
+mod accounts;
+#[path = "fixtures/daemon.rs"]
+mod daemon;
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use accounts::{add_user, login, user_cmd, with_token};
+use daemon::{client, fixture, trimmed_problems, wait_done, write_config, Daemon};
+use reqwest::Method;
+use serde_json::{json, Value};
+
+const PW: &str = "correct horse battery";
+
+/// Sends a request as `token` (or anonymously); returns the status and the JSON body (or Null).
+async fn call(
+    c: &reqwest::Client,
+    d: &Daemon,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut rb = with_token(c.request(method, d.url(path)), token);
+    if let Some(b) = body {
+        rb = rb.json(&b);
+    }
+    let r = rb.send().await.unwrap();
+    let status = r.status().as_u16();
+    let text = r.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_endpoint_with_every_role() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 1);
+    let db = dir.path().join("judge.db");
+    let d = Daemon::start(dir.path(), &db, &problems, 1);
+    let config = dir.path().join("config.toml");
+    let c = client();
+
+    // No user yet: the open mode.
+    let (s, me) = call(&c, &d, Method::GET, "/api/me", None, None).await;
+    assert_eq!((s, me["open_mode"].clone()), (200, json!(true)));
+
+    // Users made by the CLI while the daemon runs; accounts are in force at once.
+    add_user(&config, &db, "boss", true, PW);
+    add_user(&config, &db, "alice", false, PW);
+    add_user(&config, &db, "bob", false, PW);
+    let (admin, alice, bob) = (
+        login(&c, &d.base, "boss", PW).await,
+        login(&c, &d.base, "alice", PW).await,
+        login(&c, &d.base, "bob", PW).await,
+    );
+    let (admin, alice, bob) = (
+        Some(admin.as_str()),
+        Some(alice.as_str()),
+        Some(bob.as_str()),
+    );
+    let (s, me) = call(&c, &d, Method::GET, "/api/me", alice, None).await;
+    assert_eq!(s, 200);
+    assert_eq!(
+        (me["name"].as_str(), me["role"].as_str()),
+        (Some("alice"), Some("contestant"))
+    );
+    assert_eq!(me["open_mode"], false);
+
+    // Public endpoints: anyone.
+    for path in [
+        "/api/health",
+        "/api/problems",
+        "/api/problems/sudoku",
+        "/api/openapi.json",
+    ] {
+        for who in [None, alice, admin] {
+            let (s, _) = call(&c, &d, Method::GET, path, who, None).await;
+            assert_eq!(s, 200, "GET {path} as {who:?}");
+        }
+    }
+
+    // Contestants submit; the submission is theirs.
+    let submit = |src: String| json!({"problem": "sudoku", "language": "c", "source": src});
+    let (s, a) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/submissions",
+        alice,
+        Some(submit(fixture("sudoku", "wa.c"))),
+    )
+    .await;
+    assert_eq!(s, 202, "{a}");
+    let a_id = a["id"].as_i64().unwrap();
+    let (s, b) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/submissions",
+        bob,
+        Some(submit(fixture("sudoku", "ac.c"))),
+    )
+    .await;
+    assert_eq!(s, 202, "{b}");
+    let b_id = b["id"].as_i64().unwrap();
+
+    // Anonymous: everything but the public endpoints is 401, and nothing is stored.
+    let anon: [(Method, String, Option<Value>); 8] = [
+        (Method::GET, "/api/submissions".into(), None),
+        (
+            Method::POST,
+            "/api/submissions".into(),
+            Some(submit("int main(){}".into())),
+        ),
+        (Method::GET, format!("/api/submissions/{a_id}"), None),
+        (Method::GET, "/api/submissions/999999".into(), None),
+        (
+            Method::POST,
+            format!("/api/submissions/{a_id}/rejudge"),
+            None,
+        ),
+        (
+            Method::POST,
+            "/api/runs".into(),
+            Some(json!({"language": "c", "source": "int main(){}"})),
+        ),
+        (Method::GET, "/api/me".into(), None),
+        (Method::POST, "/api/logout".into(), None),
+    ];
+    for (m, path, body) in anon.iter().cloned() {
+        let (s, v) = call(&c, &d, m.clone(), &path, None, body.clone()).await;
+        assert_eq!(
+            (s, code(&v)),
+            (401, "unauthenticated"),
+            "{m} {path} anonymously"
+        );
+        // A made-up or malformed token is no better.
+        let (s, _) = call(&c, &d, m.clone(), &path, Some("sj_0000"), body).await;
+        assert_eq!(s, 401, "{m} {path} with a bad token");
+    }
+
+    let done = wait_done_as(&c, &d, admin, &[a_id, b_id]).await;
+    assert_eq!(done[0]["verdict"], "WA");
+    assert_eq!(done[1]["verdict"], "AC");
+
+    // Alice reads her own, with source; Bob's is a 404 worded like a missing one.
+    let (s, mine) = call(
+        &c,
+        &d,
+        Method::GET,
+        &format!("/api/submissions/{a_id}"),
+        alice,
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    assert_eq!(mine["user"], "alice");
+    assert!(mine["source"].as_str().is_some_and(|s| s.contains("puts")));
+    let (s, theirs) = call(
+        &c,
+        &d,
+        Method::GET,
+        &format!("/api/submissions/{b_id}"),
+        alice,
+        None,
+    )
+    .await;
+    let (s2, missing) = call(&c, &d, Method::GET, "/api/submissions/999999", alice, None).await;
+    assert_eq!((s, s2), (404, 404));
+    assert_eq!(theirs["error"]["message"], format!("no submission {b_id}"));
+    assert_eq!(missing["error"]["message"], "no submission 999999");
+
+    // Secret tests: a contestant sees verdict, time and memory; the admin the full messages.
+    let secret = |v: &Value| -> Value {
+        v["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"].as_str().unwrap().starts_with("secret/"))
+            .cloned()
+            .expect("a secret test")
+    };
+    let (_, full) = call(
+        &c,
+        &d,
+        Method::GET,
+        &format!("/api/submissions/{a_id}"),
+        admin,
+        None,
+    )
+    .await;
+    assert_eq!(secret(&full)["verdict"], "WA");
+    assert!(
+        secret(&full)["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{full}"
+    );
+    assert_eq!(secret(&mine)["verdict"], "WA");
+    assert!(secret(&mine)["message"].is_null(), "{mine}");
+    assert!(secret(&mine)["time_ms"].is_u64() && secret(&mine)["memory_kib"].is_u64());
+
+    // Lists: a contestant's own only; the admin's everyone's.
+    let ids = |v: &Value| -> Vec<i64> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect()
+    };
+    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", alice, None).await;
+    assert_eq!(ids(&l), [a_id]);
+    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", bob, None).await;
+    assert_eq!(ids(&l), [b_id]);
+    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", admin, None).await;
+    assert_eq!(ids(&l), [b_id, a_id]);
+    assert_eq!(l[0]["user"], "bob");
+
+    // Rejudge: never a contestant (own 403, another's 404); the admin anything.
+    let rejudge = |id: i64| format!("/api/submissions/{id}/rejudge");
+    let (s, v) = call(&c, &d, Method::POST, &rejudge(a_id), alice, None).await;
+    assert_eq!((s, code(&v)), (403, "forbidden"));
+    let (s, v) = call(&c, &d, Method::POST, &rejudge(b_id), alice, None).await;
+    assert_eq!(
+        (s, v["error"]["message"].as_str()),
+        (404, Some(format!("no submission {b_id}").as_str()))
+    );
+    let (s, _) = call(&c, &d, Method::POST, &rejudge(999999), alice, None).await;
+    assert_eq!(s, 404);
+    let (s, v) = call(&c, &d, Method::POST, &rejudge(b_id), admin, None).await;
+    assert_eq!((s, v["status"].as_str()), (202, Some("queued")));
+    let (s, _) = call(&c, &d, Method::POST, &rejudge(999999), admin, None).await;
+    assert_eq!(s, 404);
+    wait_done_as(&c, &d, admin, &[b_id]).await;
+
+    // Custom runs: a user's, counted against them (the limit itself: the next test).
+    let (s, run) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/runs",
+        bob,
+        Some(json!({"language": "python", "source": "print(6*7)"})),
+    )
+    .await;
+    assert_eq!(
+        (s, run["status"].as_str(), run["stdout"].as_str()),
+        (200, Some("ok"), Some("42\n"))
+    );
+
+    // Logout revokes that token at once, and only that one.
+    let alice2 = login(&c, &d.base, "alice", PW).await;
+    let (s, _) = call(&c, &d, Method::POST, "/api/logout", alice, None).await;
+    assert_eq!(s, 204);
+    let (s, _) = call(&c, &d, Method::GET, "/api/me", alice, None).await;
+    assert_eq!(s, 401);
+    let (s, _) = call(&c, &d, Method::GET, "/api/me", Some(&alice2), None).await;
+    assert_eq!(s, 200);
+
+    // An API token from the CLI works like a login token.
+    let out = user_cmd(&config, &db, &["token", "bob"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let api_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let (s, me) = call(&c, &d, Method::GET, "/api/me", Some(&api_token), None).await;
+    assert_eq!((s, me["name"].as_str()), (200, Some("bob")));
+
+    // Disabling Bob stops both his tokens at once, and his login fails like a wrong password.
+    let out = user_cmd(&config, &db, &["disable", "bob"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for t in [bob, Some(api_token.as_str())] {
+        let (s, _) = call(&c, &d, Method::GET, "/api/submissions", t, None).await;
+        assert_eq!(s, 401);
+    }
+    let attempt = |name: &str, pw: &str| json!({"name": name, "password": pw});
+    let (s1, disabled) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("bob", PW)),
+    )
+    .await;
+    let (s2, wrong) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("alice", "not it at all")),
+    )
+    .await;
+    let (s3, nobody) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("nobody", PW)),
+    )
+    .await;
+    assert_eq!((s1, s2, s3), (401, 401, 401));
+    assert_eq!(
+        disabled, wrong,
+        "errors never tell whether an account exists"
+    );
+    assert_eq!(wrong, nobody);
+    assert_eq!(code(&wrong), "bad_credentials");
+    let list = user_cmd(&config, &db, &["list", "--json"], "");
+    let users: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(users.as_array().unwrap().len(), 3);
+    assert_eq!(users[1]["name"], "bob");
+    assert_eq!(users[1]["disabled"], true);
+}
+
+/// [`wait_done`] with a token.
+async fn wait_done_as(
+    c: &reqwest::Client,
+    d: &Daemon,
+    token: Option<&str>,
+    ids: &[i64],
+) -> Vec<Value> {
+    let started = std::time::Instant::now();
+    loop {
+        let mut all = Vec::new();
+        for id in ids {
+            all.push(
+                call(
+                    c,
+                    d,
+                    Method::GET,
+                    &format!("/api/submissions/{id}"),
+                    token,
+                    None,
+                )
+                .await
+                .1,
+            );
+        }
+        if all.iter().all(|s| s["status"] == "done") {
+            return all;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "not done: {all:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logins_and_runs_are_rate_limited() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let db = dir.path().join("judge.db");
+    let d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        1,
+        "[accounts]\nlogin_failures_per_account = 3\nlogin_failures_per_address = 7\nruns_per_minute = 2\n",
+    );
+    let config = dir.path().join("config.toml");
+    add_user(&config, &db, "alice", false, PW);
+    add_user(&config, &db, "bob", false, PW);
+    let c = client();
+    let attempt = |name: &str, pw: &str| json!({"name": name, "password": pw});
+
+    // Per account: three failures lock the account, even for the right password.
+    for _ in 0..3 {
+        let (s, _) = call(
+            &c,
+            &d,
+            Method::POST,
+            "/api/login",
+            None,
+            Some(attempt("alice", "wrong password")),
+        )
+        .await;
+        assert_eq!(s, 401);
+    }
+    let r = c
+        .post(d.url("/api/login"))
+        .json(&attempt("alice", PW))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=300).contains(&retry), "{retry}");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(code(&v), "rate_limited");
+    // A name that does not exist is limited the same way (the limit reveals nothing).
+    for _ in 0..3 {
+        let (s, _) = call(
+            &c,
+            &d,
+            Method::POST,
+            "/api/login",
+            None,
+            Some(attempt("ghost", "wrong password")),
+        )
+        .await;
+        assert_eq!(s, 401);
+    }
+    let (s, _) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("ghost", "wrong password")),
+    )
+    .await;
+    assert_eq!(s, 429);
+    // Bob is not locked by the others' failures yet (6 from this address so far)...
+    let bob = login(&c, &d.base, "bob", PW).await;
+    // ...but one more failure from this address locks every name at it.
+    let (s, _) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("carol", "x")),
+    )
+    .await;
+    assert_eq!(s, 401);
+    let (s, _) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/login",
+        None,
+        Some(attempt("bob", PW)),
+    )
+    .await;
+    assert_eq!(s, 429);
+
+    // Runs: two a minute for Bob, then 429 with Retry-After; tokens still work elsewhere.
+    for _ in 0..2 {
+        let (s, v) = call(
+            &c,
+            &d,
+            Method::POST,
+            "/api/runs",
+            Some(&bob),
+            Some(json!({"language": "cobol", "source": "x"})),
+        )
+        .await;
+        assert_eq!((s, code(&v)), (422, "unknown_language"));
+    }
+    let r = with_token(c.post(d.url("/api/runs")), Some(&bob))
+        .json(&json!({"language": "python", "source": "print(1)"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    assert!(r.headers().contains_key("retry-after"));
+    let (s, _) = call(&c, &d, Method::GET, "/api/submissions", Some(&bob), None).await;
+    assert_eq!(s, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn roster_import_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    let db = dir.path().join("judge.db");
+    let config = write_config(dir.path(), &problems, "");
+    let roster = dir.path().join("class.csv");
+
+    // A bad roster writes nothing: no user, no passwords file.
+    std::fs::write(
+        &roster,
+        "name,display name\nann,Ann Lee\nBad Name,X\nann,Again\n",
+    )
+    .unwrap();
+    let out = user_cmd(&config, &db, &["import", roster.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 3") && err.contains("nothing was written"),
+        "{err}"
+    );
+    std::fs::write(&roster, "ann,Ann Lee\nann,Again\n").unwrap();
+    let out = user_cmd(&config, &db, &["import", roster.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"ann\" already exists"));
+    let list = user_cmd(&config, &db, &["list", "--json"], "");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&list.stdout).unwrap(),
+        json!([])
+    );
+    assert!(!dir.path().join("class.passwords.csv").exists());
+
+    // A good one: every contestant can log in with the password handed out.
+    std::fs::write(
+        &roster,
+        "name,display name\nann,Ann Lee\nbo.b,\"Bob, Jr.\"\n\ncy-3,Cy Three\n",
+    )
+    .unwrap();
+    let out = user_cmd(&config, &db, &["import", roster.to_str().unwrap()], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let passwords = dir.path().join("class.passwords.csv");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&passwords).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let text = std::fs::read_to_string(&passwords).unwrap();
+    let mut rows = csv_rows(&text);
+    assert_eq!(rows.remove(0), ["name", "display_name", "password"]);
+    assert_eq!(rows.len(), 3);
+    // Importing the same roster again: duplicates, nothing written.
+    let out = user_cmd(
+        &config,
+        &db,
+        &[
+            "import",
+            roster.to_str().unwrap(),
+            "--output",
+            dir.path().join("again.csv").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(!dir.path().join("again.csv").exists());
+
+    let d = Daemon::start(dir.path(), &db, &problems, 1);
+    let c = client();
+    for (row, display) in rows.iter().zip(["Ann Lee", "Bob, Jr.", "Cy Three"]) {
+        assert_eq!(row[1], display);
+        assert_eq!(row[2].len(), 16);
+        let token = login(&c, &d.base, &row[0], &row[2]).await;
+        let (s, me) = call(&c, &d, Method::GET, "/api/me", Some(&token), None).await;
+        assert_eq!(s, 200);
+        assert_eq!(
+            (me["name"].as_str(), me["display_name"].as_str()),
+            (Some(row[0].as_str()), Some(display))
+        );
+        assert_eq!(me["role"], "contestant");
+    }
+}
+
+/// Splits a small CSV of our own writing (quoted fields may hold commas).
+fn csv_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let mut fields = vec![String::new()];
+            let mut quoted = false;
+            for ch in line.chars() {
+                match ch {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => fields.push(String::new()),
+                    c => fields.last_mut().unwrap().push(c),
+                }
+            }
+            fields
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_mode_required_mode_and_the_loopback_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+
+    // Open mode: no users, loopback, everything without a token, as before accounts.
+    let db = dir.path().join("open.db");
+    let d = Daemon::start(dir.path(), &db, &problems, 1);
+    let c = client();
+    let (s, v) = call(
+        &c,
+        &d,
+        Method::POST,
+        "/api/submissions",
+        None,
+        Some(json!({"problem": "sudoku", "language": "c", "source": fixture("sudoku", "ac.c")})),
+    )
+    .await;
+    assert_eq!(s, 202);
+    let id = v["id"].as_i64().unwrap();
+    let done = wait_done(&c, &d, &[id], Duration::from_secs(120)).await;
+    assert_eq!(done[0]["verdict"], "AC");
+    assert!(done[0]["user"].is_null());
+    assert!(done[0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["verdict"] == "AC"));
+    let (s, _) = call(
+        &c,
+        &d,
+        Method::POST,
+        &format!("/api/submissions/{id}/rejudge"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, 202);
+    drop(d);
+
+    // Open mode on a non-loopback address: refused, saying how to fix it.
+    let config = write_config(dir.path(), &problems, "");
+    let serve = |db: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+            .arg("--config")
+            .arg(&config)
+            .args([
+                "serve",
+                "--listen",
+                "0.0.0.0:0",
+                "--workers",
+                "1",
+                "--database",
+            ])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let out = serve(&db).wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("open mode") && err.contains("sudojudge user add NAME --admin"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "it never listened");
+
+    // With an admin, the same address is served (and asks for tokens).
+    add_user(&config, &db, "host", true, PW);
+    let mut child = serve(&db);
+    let stdout = child.stdout.take().unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("listening on http://0.0.0.0:"), "{line}");
+
+    // auth = "required": tokens even with no user at all.
+    let d = Daemon::start_with(
+        dir.path(),
+        &dir.path().join("req.db"),
+        &problems,
+        1,
+        "[accounts]\nauth = \"required\"\n",
+    );
+    let (s, _) = call(&c, &d, Method::GET, "/api/submissions", None, None).await;
+    assert_eq!(s, 401);
+    let (s, _) = call(&c, &d, Method::GET, "/api/problems", None, None).await;
+    assert_eq!(s, 200);
+}
+
+#[test]
+fn user_add_refuses_bad_input_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("judge.db");
+    let config = write_config(dir.path(), &dir.path().join("problems"), "");
+    // A generated password is printed once, on stdout alone.
+    let out = user_cmd(&config, &db, &["add", "first"], "");
+    assert!(out.status.success());
+    let pw = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(pw.trim().len(), 16);
+    for (args, stdin, says) in [
+        (vec!["add", "Bad"], "", "lowercase"),
+        (vec!["add", ""], "", "empty"),
+        (vec!["add", "first"], "", "already exists"),
+        (vec!["add", "second", "--password-stdin"], "\n", "empty"),
+        (
+            vec!["add", "second", "--password-stdin"],
+            "short\n",
+            "too short",
+        ),
+        (vec!["disable", "nobody"], "", "no user"),
+        (vec!["token", "nobody"], "", "no user"),
+    ] {
+        let out = user_cmd(&config, &db, &args, stdin);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let list = user_cmd(&config, &db, &["list", "--json"], "");
+    let users: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(users.as_array().unwrap().len(), 1, "{users}");
+}
