@@ -23,8 +23,10 @@ use super::state::AppState;
 #[serde(deny_unknown_fields)]
 pub struct LoginRequest {
     /// User name.
+    #[schema(example = "alice")]
     pub name: String,
     /// Password.
+    #[schema(example = "correct horse battery")]
     pub password: String,
 }
 
@@ -61,7 +63,7 @@ fn name_key(name: &str) -> String {
 
 /// Trades a name and password for a token. Failures are counted per name and per address
 /// (429 with `Retry-After` past the limit) and never say whether the account exists.
-#[utoipa::path(post, path = "/api/login", tag = "accounts",
+#[utoipa::path(post, path = "/api/login", operation_id = "login", tag = "accounts",
     request_body = LoginRequest,
     responses(
         (status = 200, description = "a new token", body = LoginResponse),
@@ -136,7 +138,7 @@ pub async fn login(
 }
 
 /// Revokes the token the request carries (at once: the next request with it is refused).
-#[utoipa::path(post, path = "/api/logout", tag = "accounts",
+#[utoipa::path(post, path = "/api/logout", operation_id = "logout", tag = "accounts",
     responses(
         (status = 204, description = "the token is revoked"),
         (status = 401, description = "no valid token", body = super::openapi::ErrorBody),
@@ -155,7 +157,7 @@ pub async fn logout(
 }
 
 /// The caller's name and role.
-#[utoipa::path(get, path = "/api/me", tag = "accounts",
+#[utoipa::path(get, path = "/api/me", operation_id = "me", tag = "accounts",
     responses(
         (status = 200, description = "the caller", body = Me),
         (status = 401, description = "no valid token", body = super::openapi::ErrorBody),

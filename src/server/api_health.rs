@@ -9,7 +9,7 @@ use crate::store::Queue;
 use super::state::AppState;
 
 /// `{"ok","queue_depth","workers","sandbox"}`; 503 when the database does not answer.
-#[utoipa::path(get, path = "/api/health", tag = "health",
+#[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "the daemon is up", body = super::openapi::Health),
         (status = 503, description = "the database does not answer", body = super::openapi::Health),

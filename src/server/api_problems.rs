@@ -64,15 +64,15 @@ fn summary(p: &Problem) -> ProblemSummary {
 }
 
 /// Every problem with its limits (public).
-#[utoipa::path(get, path = "/api/problems", tag = "problems",
+#[utoipa::path(get, path = "/api/problems", operation_id = "list_problems", tag = "problems",
     responses((status = 200, description = "every problem", body = Vec<ProblemSummary>)))]
 pub async fn list(State(state): State<AppState>) -> Json<Vec<ProblemSummary>> {
     Json(state.problems.values().map(summary).collect())
 }
 
 /// One problem with statement and samples (public).
-#[utoipa::path(get, path = "/api/problems/{id}", tag = "problems",
-    params(("id" = String, Path, description = "problem id")),
+#[utoipa::path(get, path = "/api/problems/{id}", operation_id = "get_problem", tag = "problems",
+    params(("id" = String, Path, description = "problem id", example = "sudoku")),
     responses(
         (status = 200, description = "the problem", body = ProblemDetail),
         (status = 404, description = "no such problem", body = super::openapi::ErrorBody),

@@ -17,8 +17,10 @@ use super::state::AppState;
 #[serde(deny_unknown_fields)]
 pub struct RunRequestBody {
     /// Language id.
+    #[schema(example = "python")]
     pub language: String,
     /// The source text.
+    #[schema(example = "print(6 * 7)")]
     pub source: String,
     /// Standard input (empty when absent).
     #[serde(default)]
@@ -27,7 +29,7 @@ pub struct RunRequestBody {
 
 /// Compiles and runs a source once on the given stdin; needs a user (or the open mode) and
 /// counts against the user's run rate.
-#[utoipa::path(post, path = "/api/runs", tag = "runs",
+#[utoipa::path(post, path = "/api/runs", operation_id = "create_run", tag = "runs",
     request_body = RunRequestBody,
     responses(
         (status = 200, description = "the run's result", body = RunResult),

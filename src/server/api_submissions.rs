@@ -19,10 +19,13 @@ use super::state::AppState;
 #[serde(deny_unknown_fields)]
 pub struct SubmitRequest {
     /// Problem id.
+    #[schema(example = "sudoku")]
     pub problem: String,
     /// Language id.
+    #[schema(example = "python")]
     pub language: String,
     /// The source text.
+    #[schema(example = "print(input())")]
     pub source: String,
 }
 
@@ -63,7 +66,7 @@ pub(crate) fn check_language_and_source(
 
 /// Stores a submission as `queued` (durably, before answering), owned by the caller, and
 /// wakes a worker.
-#[utoipa::path(post, path = "/api/submissions", tag = "submissions",
+#[utoipa::path(post, path = "/api/submissions", operation_id = "create_submission", tag = "submissions",
     request_body = SubmitRequest,
     responses(
         (status = 202, description = "stored and queued", body = Accepted),
@@ -107,8 +110,8 @@ fn no_submission(id: &str) -> String {
 
 /// One submission with its results, if the caller may read it (another's is a 404, exactly
 /// like a missing one). Secret tests show what [`access::feedback`] allows.
-#[utoipa::path(get, path = "/api/submissions/{id}", tag = "submissions",
-    params(("id" = String, Path, description = "submission id")),
+#[utoipa::path(get, path = "/api/submissions/{id}", operation_id = "get_submission", tag = "submissions",
+    params(("id" = String, Path, description = "submission id", example = "1")),
     responses(
         (status = 200, description = "the submission with its source and results", body = Submission),
         (status = 401, description = "sign in first", body = ErrorBody),
@@ -153,7 +156,7 @@ pub struct ListQuery {
 }
 
 /// Submissions newest first: everyone's for an admin, a contestant's own for a contestant.
-#[utoipa::path(get, path = "/api/submissions", tag = "submissions",
+#[utoipa::path(get, path = "/api/submissions", operation_id = "list_submissions", tag = "submissions",
     params(ListQuery),
     responses(
         (status = 200, description = "newest first, without sources or test results", body = Vec<Submission>),
@@ -187,8 +190,8 @@ pub async fn list(
 }
 
 /// Puts a finished submission back in the queue (hosts only).
-#[utoipa::path(post, path = "/api/submissions/{id}/rejudge", tag = "submissions",
-    params(("id" = String, Path, description = "submission id")),
+#[utoipa::path(post, path = "/api/submissions/{id}/rejudge", operation_id = "rejudge_submission", tag = "submissions",
+    params(("id" = String, Path, description = "submission id", example = "1")),
     responses(
         (status = 202, description = "queued again", body = Accepted),
         (status = 401, description = "sign in first", body = ErrorBody),

@@ -90,7 +90,7 @@ impl Modify for BearerAuth {
 pub struct ApiDoc;
 
 /// `GET /api/openapi.json`: this document (public).
-#[utoipa::path(get, path = "/api/openapi.json", tag = "health",
+#[utoipa::path(get, path = "/api/openapi.json", operation_id = "openapi", tag = "health",
     responses((status = 200, description = "the OpenAPI document", content_type = "application/json",
                body = Object)))]
 pub async fn get() -> Json<utoipa::openapi::OpenApi> {
