@@ -565,6 +565,42 @@ async fn roster_import_round_trip() {
         );
         assert_eq!(me["role"], "contestant");
     }
+
+    // `sudojudge submit` needs a token now, and with one submits and waits as its user.
+    let src = root_fixture("sudoku", "ac.c");
+    let submit = |token: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudojudge"));
+        cmd.args(["submit", "sudoku"])
+            .arg(&src)
+            .args(["--server", &d.base, "--wait"])
+            .env_remove("SUDOJUDGE_TOKEN");
+        if let Some(t) = token {
+            cmd.args(["--token", t]);
+        }
+        cmd.output().unwrap()
+    };
+    let out = submit(None);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("401"),
+        "{out:?}"
+    );
+    let token = login(&c, &d.base, &rows[0][0], &rows[0][2]).await;
+    let out = submit(Some(&token));
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("AC"),
+        "{out:?}"
+    );
+    let (_, mine) = call(&c, &d, Method::GET, "/api/submissions", Some(&token), None).await;
+    assert_eq!(mine[0]["user"].as_str(), Some(rows[0][0].as_str()));
+}
+
+fn root_fixture(problem: &str, name: &str) -> std::path::PathBuf {
+    daemon::root()
+        .join("tests/fixtures")
+        .join(problem)
+        .join(name)
 }
 
 /// Splits a small CSV of our own writing (quoted fields may hold commas).

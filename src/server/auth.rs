@@ -10,7 +10,7 @@ use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
 use crate::accounts::access::{self, AuthMode};
 use crate::accounts::ratelimit::{retry_after_secs, Limiter};
@@ -119,7 +119,8 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                 req.extensions_mut().insert(PresentedToken(hash));
             }
             Ok(None) => {}
-            Err(e) => return ApiError::from(e).into_response(),
+            // Fail closed, and let the handler answer (health says 503 itself).
+            Err(e) => tracing::error!(error = %e, "cannot check a token; treated as none"),
         }
     }
     let caller = match caller {
@@ -127,7 +128,10 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
         None => match state.store.any_users().await {
             Ok(users) if access::open_mode(state.auth.mode, users) => Caller::Open,
             Ok(_) => Caller::Anonymous,
-            Err(e) => return ApiError::from(e).into_response(),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot tell whether accounts exist; anonymous");
+                Caller::Anonymous
+            }
         },
     };
     req.extensions_mut().insert(caller);
