@@ -10,7 +10,7 @@ mod daemon;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use accounts::{add_user, login, user_cmd, with_token};
+use accounts::{add_user, login, start_judge, user_cmd, with_token, Judge};
 use daemon::{client, fixture, trimmed_problems, wait_done, write_config, Daemon};
 use reqwest::Method;
 use serde_json::{json, Value};
@@ -36,21 +36,53 @@ async fn call(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// Asserts a command succeeded, showing its stderr if not.
+fn succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// GET as `token` (or anonymously).
+async fn get_as(c: &reqwest::Client, d: &Daemon, path: &str, token: Option<&str>) -> (u16, Value) {
+    call(c, d, Method::GET, path, token, None).await
+}
+
+/// POST as `token` (or anonymously), with an optional JSON body.
+async fn post_as(
+    c: &reqwest::Client,
+    d: &Daemon,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    call(c, d, Method::POST, path, token, body).await
+}
+
+/// One login attempt.
+async fn try_login(c: &reqwest::Client, d: &Daemon, name: &str, password: &str) -> (u16, Value) {
+    let body = json!({"name": name, "password": password});
+    call(c, d, Method::POST, "/api/login", None, Some(body)).await
+}
+
 fn code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_endpoint_with_every_role() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    let db = dir.path().join("judge.db");
-    let d = Daemon::start(dir.path(), &db, &problems, 1);
-    let config = dir.path().join("config.toml");
+    let Judge {
+        d,
+        db,
+        config,
+        dir: _dir,
+    } = start_judge(1, "");
     let c = client();
 
     // No user yet: the open mode.
-    let (s, me) = call(&c, &d, Method::GET, "/api/me", None, None).await;
+    let (s, me) = get_as(&c, &d, "/api/me", None).await;
     assert_eq!((s, me["open_mode"].clone()), (200, json!(true)));
 
     // Users made by the CLI while the daemon runs; accounts are in force at once.
@@ -67,7 +99,7 @@ async fn every_endpoint_with_every_role() {
         Some(alice.as_str()),
         Some(bob.as_str()),
     );
-    let (s, me) = call(&c, &d, Method::GET, "/api/me", alice, None).await;
+    let (s, me) = get_as(&c, &d, "/api/me", alice).await;
     assert_eq!(s, 200);
     assert_eq!(
         (me["name"].as_str(), me["role"].as_str()),
@@ -83,17 +115,16 @@ async fn every_endpoint_with_every_role() {
         "/api/openapi.json",
     ] {
         for who in [None, alice, admin] {
-            let (s, _) = call(&c, &d, Method::GET, path, who, None).await;
+            let (s, _) = get_as(&c, &d, path, who).await;
             assert_eq!(s, 200, "GET {path} as {who:?}");
         }
     }
 
     // Contestants submit; the submission is theirs.
     let submit = |src: String| json!({"problem": "sudoku", "language": "c", "source": src});
-    let (s, a) = call(
+    let (s, a) = post_as(
         &c,
         &d,
-        Method::POST,
         "/api/submissions",
         alice,
         Some(submit(fixture("sudoku", "wa.c"))),
@@ -101,10 +132,9 @@ async fn every_endpoint_with_every_role() {
     .await;
     assert_eq!(s, 202, "{a}");
     let a_id = a["id"].as_i64().unwrap();
-    let (s, b) = call(
+    let (s, b) = post_as(
         &c,
         &d,
-        Method::POST,
         "/api/submissions",
         bob,
         Some(submit(fixture("sudoku", "ac.c"))),
@@ -153,28 +183,12 @@ async fn every_endpoint_with_every_role() {
     assert_eq!(done[1]["verdict"], "AC");
 
     // Alice reads her own, with source; Bob's is a 404 worded like a missing one.
-    let (s, mine) = call(
-        &c,
-        &d,
-        Method::GET,
-        &format!("/api/submissions/{a_id}"),
-        alice,
-        None,
-    )
-    .await;
+    let (s, mine) = get_as(&c, &d, &format!("/api/submissions/{a_id}"), alice).await;
     assert_eq!(s, 200);
     assert_eq!(mine["user"], "alice");
     assert!(mine["source"].as_str().is_some_and(|s| s.contains("puts")));
-    let (s, theirs) = call(
-        &c,
-        &d,
-        Method::GET,
-        &format!("/api/submissions/{b_id}"),
-        alice,
-        None,
-    )
-    .await;
-    let (s2, missing) = call(&c, &d, Method::GET, "/api/submissions/999999", alice, None).await;
+    let (s, theirs) = get_as(&c, &d, &format!("/api/submissions/{b_id}"), alice).await;
+    let (s2, missing) = get_as(&c, &d, "/api/submissions/999999", alice).await;
     assert_eq!((s, s2), (404, 404));
     assert_eq!(theirs["error"]["message"], format!("no submission {b_id}"));
     assert_eq!(missing["error"]["message"], "no submission 999999");
@@ -189,15 +203,7 @@ async fn every_endpoint_with_every_role() {
             .cloned()
             .expect("a secret test")
     };
-    let (_, full) = call(
-        &c,
-        &d,
-        Method::GET,
-        &format!("/api/submissions/{a_id}"),
-        admin,
-        None,
-    )
-    .await;
+    let (_, full) = get_as(&c, &d, &format!("/api/submissions/{a_id}"), admin).await;
     assert_eq!(secret(&full)["verdict"], "WA");
     assert!(
         secret(&full)["message"]
@@ -217,36 +223,35 @@ async fn every_endpoint_with_every_role() {
             .map(|s| s["id"].as_i64().unwrap())
             .collect()
     };
-    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", alice, None).await;
+    let (_, l) = get_as(&c, &d, "/api/submissions", alice).await;
     assert_eq!(ids(&l), [a_id]);
-    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", bob, None).await;
+    let (_, l) = get_as(&c, &d, "/api/submissions", bob).await;
     assert_eq!(ids(&l), [b_id]);
-    let (_, l) = call(&c, &d, Method::GET, "/api/submissions", admin, None).await;
+    let (_, l) = get_as(&c, &d, "/api/submissions", admin).await;
     assert_eq!(ids(&l), [b_id, a_id]);
     assert_eq!(l[0]["user"], "bob");
 
     // Rejudge: never a contestant (own 403, another's 404); the admin anything.
     let rejudge = |id: i64| format!("/api/submissions/{id}/rejudge");
-    let (s, v) = call(&c, &d, Method::POST, &rejudge(a_id), alice, None).await;
+    let (s, v) = post_as(&c, &d, &rejudge(a_id), alice, None).await;
     assert_eq!((s, code(&v)), (403, "forbidden"));
-    let (s, v) = call(&c, &d, Method::POST, &rejudge(b_id), alice, None).await;
+    let (s, v) = post_as(&c, &d, &rejudge(b_id), alice, None).await;
     assert_eq!(
         (s, v["error"]["message"].as_str()),
         (404, Some(format!("no submission {b_id}").as_str()))
     );
-    let (s, _) = call(&c, &d, Method::POST, &rejudge(999999), alice, None).await;
+    let (s, _) = post_as(&c, &d, &rejudge(999999), alice, None).await;
     assert_eq!(s, 404);
-    let (s, v) = call(&c, &d, Method::POST, &rejudge(b_id), admin, None).await;
+    let (s, v) = post_as(&c, &d, &rejudge(b_id), admin, None).await;
     assert_eq!((s, v["status"].as_str()), (202, Some("queued")));
-    let (s, _) = call(&c, &d, Method::POST, &rejudge(999999), admin, None).await;
+    let (s, _) = post_as(&c, &d, &rejudge(999999), admin, None).await;
     assert_eq!(s, 404);
     wait_done_as(&c, &d, admin, &[b_id]).await;
 
     // Custom runs: a user's, counted against them (the limit itself: the next test).
-    let (s, run) = call(
+    let (s, run) = post_as(
         &c,
         &d,
-        Method::POST,
         "/api/runs",
         bob,
         Some(json!({"language": "python", "source": "print(6*7)"})),
@@ -259,63 +264,30 @@ async fn every_endpoint_with_every_role() {
 
     // Logout revokes that token at once, and only that one.
     let alice2 = login(&c, &d.base, "alice", PW).await;
-    let (s, _) = call(&c, &d, Method::POST, "/api/logout", alice, None).await;
+    let (s, _) = post_as(&c, &d, "/api/logout", alice, None).await;
     assert_eq!(s, 204);
-    let (s, _) = call(&c, &d, Method::GET, "/api/me", alice, None).await;
+    let (s, _) = get_as(&c, &d, "/api/me", alice).await;
     assert_eq!(s, 401);
-    let (s, _) = call(&c, &d, Method::GET, "/api/me", Some(&alice2), None).await;
+    let (s, _) = get_as(&c, &d, "/api/me", Some(&alice2)).await;
     assert_eq!(s, 200);
 
     // An API token from the CLI works like a login token.
     let out = user_cmd(&config, &db, &["token", "bob"], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let api_token = String::from_utf8(out.stdout).unwrap().trim().to_string();
-    let (s, me) = call(&c, &d, Method::GET, "/api/me", Some(&api_token), None).await;
+    let (s, me) = get_as(&c, &d, "/api/me", Some(&api_token)).await;
     assert_eq!((s, me["name"].as_str()), (200, Some("bob")));
 
     // Disabling Bob stops both his tokens at once, and his login fails like a wrong password.
     let out = user_cmd(&config, &db, &["disable", "bob"], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     for t in [bob, Some(api_token.as_str())] {
-        let (s, _) = call(&c, &d, Method::GET, "/api/submissions", t, None).await;
+        let (s, _) = get_as(&c, &d, "/api/submissions", t).await;
         assert_eq!(s, 401);
     }
-    let attempt = |name: &str, pw: &str| json!({"name": name, "password": pw});
-    let (s1, disabled) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("bob", PW)),
-    )
-    .await;
-    let (s2, wrong) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("alice", "not it at all")),
-    )
-    .await;
-    let (s3, nobody) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("nobody", PW)),
-    )
-    .await;
+    let (s1, disabled) = try_login(&c, &d, "bob", PW).await;
+    let (s2, wrong) = try_login(&c, &d, "alice", "not it at all").await;
+    let (s3, nobody) = try_login(&c, &d, "nobody", PW).await;
     assert_eq!((s1, s2, s3), (401, 401, 401));
     assert_eq!(
         disabled, wrong,
@@ -342,16 +314,9 @@ async fn wait_done_as(
         let mut all = Vec::new();
         for id in ids {
             all.push(
-                call(
-                    c,
-                    d,
-                    Method::GET,
-                    &format!("/api/submissions/{id}"),
-                    token,
-                    None,
-                )
-                .await
-                .1,
+                get_as(c, d, &format!("/api/submissions/{id}"), token)
+                    .await
+                    .1,
             );
         }
         if all.iter().all(|s| s["status"] == "done") {
@@ -367,38 +332,27 @@ async fn wait_done_as(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logins_and_runs_are_rate_limited() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 0);
-    let db = dir.path().join("judge.db");
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
-        1,
+    let Judge {
+        d,
+        db,
+        config,
+        dir: _dir,
+    } = start_judge(
+        0,
         "[accounts]\nlogin_failures_per_account = 3\nlogin_failures_per_address = 7\nruns_per_minute = 2\n",
     );
-    let config = dir.path().join("config.toml");
     add_user(&config, &db, "alice", false, PW);
     add_user(&config, &db, "bob", false, PW);
     let c = client();
-    let attempt = |name: &str, pw: &str| json!({"name": name, "password": pw});
 
     // Per account: three failures lock the account, even for the right password.
     for _ in 0..3 {
-        let (s, _) = call(
-            &c,
-            &d,
-            Method::POST,
-            "/api/login",
-            None,
-            Some(attempt("alice", "wrong password")),
-        )
-        .await;
+        let (s, _) = try_login(&c, &d, "alice", "wrong password").await;
         assert_eq!(s, 401);
     }
     let r = c
         .post(d.url("/api/login"))
-        .json(&attempt("alice", PW))
+        .json(&json!({"name": "alice", "password": PW}))
         .send()
         .await
         .unwrap();
@@ -413,57 +367,24 @@ async fn logins_and_runs_are_rate_limited() {
     assert_eq!(code(&v), "rate_limited");
     // A name that does not exist is limited the same way (the limit reveals nothing).
     for _ in 0..3 {
-        let (s, _) = call(
-            &c,
-            &d,
-            Method::POST,
-            "/api/login",
-            None,
-            Some(attempt("ghost", "wrong password")),
-        )
-        .await;
+        let (s, _) = try_login(&c, &d, "ghost", "wrong password").await;
         assert_eq!(s, 401);
     }
-    let (s, _) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("ghost", "wrong password")),
-    )
-    .await;
+    let (s, _) = try_login(&c, &d, "ghost", "wrong password").await;
     assert_eq!(s, 429);
     // Bob is not locked by the others' failures yet (6 from this address so far)...
     let bob = login(&c, &d.base, "bob", PW).await;
     // ...but one more failure from this address locks every name at it.
-    let (s, _) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("carol", "x")),
-    )
-    .await;
+    let (s, _) = try_login(&c, &d, "carol", "x").await;
     assert_eq!(s, 401);
-    let (s, _) = call(
-        &c,
-        &d,
-        Method::POST,
-        "/api/login",
-        None,
-        Some(attempt("bob", PW)),
-    )
-    .await;
+    let (s, _) = try_login(&c, &d, "bob", PW).await;
     assert_eq!(s, 429);
 
     // Runs: two a minute for Bob, then 429 with Retry-After; tokens still work elsewhere.
     for _ in 0..2 {
-        let (s, v) = call(
+        let (s, v) = post_as(
             &c,
             &d,
-            Method::POST,
             "/api/runs",
             Some(&bob),
             Some(json!({"language": "cobol", "source": "x"})),
@@ -478,7 +399,7 @@ async fn logins_and_runs_are_rate_limited() {
         .unwrap();
     assert_eq!(r.status(), 429);
     assert!(r.headers().contains_key("retry-after"));
-    let (s, _) = call(&c, &d, Method::GET, "/api/submissions", Some(&bob), None).await;
+    let (s, _) = get_as(&c, &d, "/api/submissions", Some(&bob)).await;
     assert_eq!(s, 200);
 }
 
@@ -521,11 +442,7 @@ async fn roster_import_round_trip() {
     )
     .unwrap();
     let out = user_cmd(&config, &db, &["import", roster.to_str().unwrap()], "");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let passwords = dir.path().join("class.passwords.csv");
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(
@@ -557,7 +474,7 @@ async fn roster_import_round_trip() {
         assert_eq!(row[1], display);
         assert_eq!(row[2].len(), 16);
         let token = login(&c, &d.base, &row[0], &row[2]).await;
-        let (s, me) = call(&c, &d, Method::GET, "/api/me", Some(&token), None).await;
+        let (s, me) = get_as(&c, &d, "/api/me", Some(&token)).await;
         assert_eq!(s, 200);
         assert_eq!(
             (me["name"].as_str(), me["display_name"].as_str()),
@@ -592,7 +509,7 @@ async fn roster_import_round_trip() {
         String::from_utf8_lossy(&out.stdout).contains("AC"),
         "{out:?}"
     );
-    let (_, mine) = call(&c, &d, Method::GET, "/api/submissions", Some(&token), None).await;
+    let (_, mine) = get_as(&c, &d, "/api/submissions", Some(&token)).await;
     assert_eq!(mine[0]["user"].as_str(), Some(rows[0][0].as_str()));
 }
 
@@ -630,10 +547,9 @@ async fn open_mode_required_mode_and_the_loopback_rule() {
     let db = dir.path().join("open.db");
     let d = Daemon::start(dir.path(), &db, &problems, 1);
     let c = client();
-    let (s, v) = call(
+    let (s, v) = post_as(
         &c,
         &d,
-        Method::POST,
         "/api/submissions",
         None,
         Some(json!({"problem": "sudoku", "language": "c", "source": fixture("sudoku", "ac.c")})),
@@ -649,10 +565,9 @@ async fn open_mode_required_mode_and_the_loopback_rule() {
         .unwrap()
         .iter()
         .all(|t| t["verdict"] == "AC"));
-    let (s, _) = call(
+    let (s, _) = post_as(
         &c,
         &d,
-        Method::POST,
         &format!("/api/submissions/{id}/rejudge"),
         None,
         None,
@@ -708,9 +623,9 @@ async fn open_mode_required_mode_and_the_loopback_rule() {
         1,
         "[accounts]\nauth = \"required\"\n",
     );
-    let (s, _) = call(&c, &d, Method::GET, "/api/submissions", None, None).await;
+    let (s, _) = get_as(&c, &d, "/api/submissions", None).await;
     assert_eq!(s, 401);
-    let (s, _) = call(&c, &d, Method::GET, "/api/problems", None, None).await;
+    let (s, _) = get_as(&c, &d, "/api/problems", None).await;
     assert_eq!(s, 200);
 }
 

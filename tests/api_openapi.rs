@@ -13,7 +13,7 @@ mod daemon;
 use std::path::Path;
 use std::process::Command;
 
-use accounts::{add_user, user_cmd};
+use accounts::{add_user, start_judge, user_cmd, Judge};
 use daemon::{client, get_json, trimmed_problems, Daemon};
 use serde_json::Value;
 
@@ -92,11 +92,7 @@ fn python_tool(args: &[&str], cwd: &Path) -> std::process::Output {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_document_validates_and_schemathesis_finds_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    let db = dir.path().join("judge.db");
-    let d = Daemon::start(dir.path(), &db, &problems, 1);
-    let config = dir.path().join("config.toml");
+    let Judge { d, db, config, dir } = start_judge(1, "");
     let c = client();
 
     let doc: Value = get_json(&c, d.url("/api/openapi.json")).await;
