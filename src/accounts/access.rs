@@ -5,7 +5,7 @@
 //!
 //! | action | open mode | anonymous | contestant | admin |
 //! |---|---|---|---|---|
-//! | health, problems, statements, login, OpenAPI | yes | yes | yes | yes |
+//! | health, problems, statements, login, OpenAPI (never asked: public) | yes | yes | yes | yes |
 //! | submit, custom run | yes | 401 | yes (runs count against the user's rate) | yes |
 //! | list submissions | all | 401 | own only | all |
 //! | read a submission | yes | 401 | own; another's is 404 | yes |
@@ -112,11 +112,6 @@ pub fn check_listen(auth: AuthMode, users_exist: bool, loopback: bool) -> Result
          `[accounts] auth = \"required\"`, or listen on 127.0.0.1"
             .to_string(),
     )
-}
-
-/// Endpoints anyone may use: health, problems and their statements, login, the API document.
-pub fn public() -> Decision {
-    Decision::Allow
 }
 
 /// Submitting to a problem.
