@@ -176,3 +176,40 @@ pub fn admit_run(state: &AppState, caller: &Caller) -> ApiResult<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_header(value: &str) -> Request {
+        Request::builder()
+            .header(AUTHORIZATION, value)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_and_checked_for_shape() {
+        let token = Token::generate();
+        for header in [
+            format!("Bearer {}", token.reveal()),
+            format!("bearer  {} ", token.reveal()),
+        ] {
+            let found = bearer(&with_header(&header)).flatten().expect("a token");
+            assert!(found.hash().matches(&token.hash()));
+        }
+        for header in [
+            format!("Basic {}", token.reveal()),
+            "Bearer".to_string(),
+            "Bearer sj_1234".to_string(),
+            token.reveal().to_string(),
+        ] {
+            assert!(
+                matches!(bearer(&with_header(&header)), Some(None)),
+                "{header}"
+            );
+        }
+        let none = Request::builder().body(axum::body::Body::empty()).unwrap();
+        assert!(bearer(&none).is_none());
+    }
+}
