@@ -130,6 +130,9 @@ async fn the_document_validates_and_schemathesis_finds_nothing() {
             "--experimental=openapi-3.1",
             "--checks",
             "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance",
+            // Schema-valid requests and invalid ones (wrong types, missing fields).
+            "--data-generation-method",
+            "all",
             "--hypothesis-max-examples",
             "15",
             "--hypothesis-seed",
