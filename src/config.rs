@@ -55,6 +55,8 @@ pub struct Config {
     pub compile: CompileConfig,
     /// The sandbox: mounts, uids, cgroups, degraded mode.
     pub sandbox: SandboxConfig,
+    /// Accounts: when they are in force, login and run rate limits, token lifetime.
+    pub accounts: AccountsConfig,
     /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`): only the
     /// languages whose toolchain was found on this host.
     pub languages: std::collections::BTreeMap<String, LanguageConfig>,
@@ -140,6 +142,25 @@ fn default_request_timeout_ms() -> u64 {
 
 fn default_write_timeout_ms() -> u64 {
     30_000
+}
+
+/// Accounts and their limits (`[accounts]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountsConfig {
+    /// `"auto"`: open single-user mode while no user exists (loopback only); `"required"`:
+    /// every endpoint but health, login and problems needs a token, users or not.
+    pub auth: crate::accounts::AuthMode,
+    /// Hours a token from `POST /api/login` lasts.
+    pub login_token_hours: u64,
+    /// Failed logins per account name per window before 429.
+    pub login_failures_per_account: u32,
+    /// Failed logins per client address per window before 429.
+    pub login_failures_per_address: u32,
+    /// The window of both login counters, in seconds.
+    pub login_window_secs: u64,
+    /// Custom runs (`POST /api/runs`) per user per minute; 0 = no limit.
+    pub runs_per_minute: u32,
 }
 
 /// Where problems are loaded from.

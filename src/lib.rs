@@ -6,6 +6,8 @@
 //! results are stored for the API to read.
 //!
 //! Module map:
+//! - [`accounts`]: users, argon2id passwords, hashed tokens, roles, and the access rules
+//!   every handler asks.
 //! - [`config`]: the configuration file (found at run time) over built-in defaults, to a
 //!   typed [`config::Config`]; toolchains found on this host.
 //! - [`problem`]: problem packages on disk (`problems/<id>/`), their input formats and data.
@@ -20,6 +22,7 @@
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
 //!   solution of a package and checks its verdict against its folder.
 
+pub mod accounts;
 pub mod checkers;
 pub mod config;
 pub mod judge;

@@ -291,6 +291,7 @@ mod tests {
             problem: problem.into(),
             language: "c".into(),
             source: source.into(),
+            owner: None,
         }
     }
 

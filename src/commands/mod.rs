@@ -17,6 +17,7 @@ mod serve;
 mod solve;
 mod status;
 mod submit;
+mod user;
 mod verify;
 mod verify_judging;
 
@@ -55,6 +56,8 @@ pub enum Command {
     Status(status::Args),
     /// What the sandbox can use on this host, and what is missing.
     Doctor(doctor::Args),
+    /// Accounts: add, import, list, disable, enable, token.
+    User(user::Args),
     /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit,
@@ -121,6 +124,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Submit(args) => submit::run(config, args),
         Command::Status(args) => status::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
+        Command::User(args) => user::run(config, args),
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),

@@ -8,7 +8,7 @@ use super::verdict::{aggregate, Verdict};
 pub const MAX_COMPILE_LOG_BYTES: usize = 16 * 1024;
 
 /// The compile step's outcome as reported to users.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CompileInfo {
     /// Whether the compile produced a program.
     pub ok: bool,
@@ -17,7 +17,7 @@ pub struct CompileInfo {
 }
 
 /// One test's outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TestResult {
     /// The test's name (`sample/1`, `secret/03`...).
     pub name: String,

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The outcome of one test or of a whole submission (the design notes' verdict list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Verdict {
     /// Accepted.
     AC,

@@ -7,9 +7,10 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
+use crate::accounts::access;
 use crate::config::Config;
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
-use crate::store::{DatabaseOwner, Queue, SqliteStore, StoreError};
+use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
 use super::listener::{self, ConnectionLimits};
@@ -29,6 +30,9 @@ pub enum DaemonError {
         /// Why.
         source: ExecutorError,
     },
+    /// Open mode (no accounts) on an address others can reach; the message says how to fix.
+    #[error("{0}")]
+    OpenMode(String),
     /// The listen address is unusable.
     #[error("cannot listen on {addr}: {source}")]
     Listen {
@@ -111,6 +115,9 @@ impl Daemon {
                 addr: config.server.listen.clone(),
                 source,
             })?;
+        let users = store.any_users().await?;
+        access::check_listen(config.accounts.auth, users, addr.ip().is_loopback())
+            .map_err(DaemonError::OpenMode)?;
 
         let ctx = WorkerContext {
             queue: Arc::new(store.clone()),
@@ -136,6 +143,7 @@ impl Daemon {
             sandbox_info,
             Some(runner),
             wake,
+            Arc::new(super::auth::Auth::from_config(&config.accounts)),
         );
         let app = super::router(state);
         let descriptors = listener::raise_descriptor_limit();

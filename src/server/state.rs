@@ -46,6 +46,8 @@ pub struct AppState {
     pub body_timeout: Duration,
     /// Time a request may take from its headers to its answer.
     pub request_timeout: Duration,
+    /// Accounts settings and the login and run rate limits.
+    pub auth: Arc<super::auth::Auth>,
 }
 
 impl AppState {
@@ -59,6 +61,7 @@ impl AppState {
         sandbox: serde_json::Value,
         runner: Option<Arc<dyn CustomRun>>,
         wake: Arc<Notify>,
+        auth: Arc<super::auth::Auth>,
     ) -> AppState {
         let kib = |n: u64| usize::try_from(n.saturating_mul(1024)).unwrap_or(usize::MAX / 4);
         let slots = runner.as_ref().map_or(0, |r| r.size());
@@ -81,6 +84,7 @@ impl AppState {
             feedback: config.server.feedback,
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
+            auth,
         }
     }
 }

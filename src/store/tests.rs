@@ -8,6 +8,7 @@ fn new(problem: &str) -> NewSubmission {
         problem: problem.into(),
         language: "c".into(),
         source: "int main(){}".into(),
+        owner: None,
     }
 }
 
