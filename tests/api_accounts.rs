@@ -161,7 +161,10 @@ async fn every_endpoint_with_every_role() {
         "{full}"
     );
     assert_eq!(secret(&mine)["verdict"], "WA");
-    assert!(secret(&mine)["message"].is_null(), "{mine}");
+    // The contestant reads the verdict's fixed phrase, never the checker's message.
+    assert_eq!(secret(&mine)["message"], "wrong answer", "{mine}");
+    assert_ne!(secret(&mine)["message"], secret(&full)["message"]);
+    assert!(secret(&mine)["exit_code"].is_null(), "{mine}");
     assert!(secret(&mine)["time_ms"].is_u64() && secret(&mine)["memory_kib"].is_u64());
 
     // Lists: a contestant's own only; the admin's everyone's.
