@@ -5,12 +5,14 @@
 //! under [`Limits`] and reports a [`RunReport`].
 //!
 //! The judge process may be multi-threaded (tokio), so it never forks itself: [`Sandbox::run`]
-//! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`init`]) which does
+//! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`helper`]) which does
 //! every namespace, mount, cgroup and credential change and reports back as JSON.
 //!
 //! Module map:
 //! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process.
-//! - [`init`]: the helper and the box's PID 1; [`spec`]: what they exchange.
+//! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
+//!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
+//!   helper exchange.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out.
@@ -18,6 +20,8 @@
 
 pub mod boxdir;
 pub mod cgroup;
+pub mod exec;
+pub mod helper;
 pub mod init;
 pub mod namespaces;
 pub mod probe;
@@ -26,10 +30,11 @@ pub mod rootfs;
 pub mod seccomp;
 pub mod spec;
 pub mod status;
+pub mod supervise;
 
 mod runner;
 
-pub use init::helper_main;
+pub use helper::helper_main;
 pub use probe::{probe, Capabilities};
 pub use runner::{RunOptions, Sandbox, SandboxError};
 
