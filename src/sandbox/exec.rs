@@ -138,6 +138,31 @@ fn close_from(first: u32, last: u32) {
     }
 }
 
+/// Every signal back to its default disposition and an empty signal mask: exec keeps
+/// ignored signals ignored and the mask as it is, and the helper (a Rust program) ignores
+/// `SIGPIPE`. A program must start as it would from a shell.
+fn reset_signals() {
+    // The kernel's `struct sigaction` on x86-64 (handler, flags, restorer, mask), all zero:
+    // SIG_DFL. Raw system calls, because libc refuses the signals it reserves (32, 33).
+    let dfl = [0u64; 4];
+    let none = 0u64;
+    // SAFETY: rt_sigaction(2)/rt_sigprocmask(2) on this process with valid buffers of the
+    // kernel's sizes; SIGKILL and SIGSTOP just fail, which is fine. This process has its own
+    // signal handler table (no CLONE_SIGHAND).
+    unsafe {
+        for sig in 1..=64 {
+            libc::syscall(libc::SYS_rt_sigaction, sig, dfl.as_ptr(), 0usize, 8usize);
+        }
+        libc::syscall(
+            libc::SYS_rt_sigprocmask,
+            libc::SIG_SETMASK,
+            &none as *const u64,
+            0usize,
+            8usize,
+        );
+    }
+}
+
 /// In the program's process: everything between fork and exec. Returns only on failure,
 /// with the message.
 fn exec_program(
@@ -166,6 +191,7 @@ fn exec_program(
     let err_fd = err_fd as u32;
     close_from(3, err_fd.saturating_sub(1));
     close_from(err_fd + 1, u32::MAX);
+    reset_signals();
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
     if root {
