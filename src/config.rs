@@ -121,6 +121,10 @@ pub struct SandboxConfig {
     /// `box_root` on the file system it is on.
     #[serde(default)]
     pub box_tmpfs_mb: u64,
+    /// Files, folders and links a run may have in `/box`, and again in `/tmp` (each is a
+    /// tmpfs with this `nr_inodes`): bounds what tearing a box down costs.
+    #[serde(default = "default_box_inodes")]
+    pub box_inodes: u64,
     /// Wall limit as a multiple of the CPU limit when none is given.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.
@@ -137,6 +141,10 @@ pub struct SandboxConfig {
     /// `SUDOJUDGE_HELPER` environment variable, else the running executable.
     #[serde(default)]
     pub helper: Option<PathBuf>,
+}
+
+fn default_box_inodes() -> u64 {
+    4096
 }
 
 fn default_cgroup_root() -> PathBuf {

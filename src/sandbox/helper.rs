@@ -18,8 +18,9 @@
 
 use std::fs::File;
 use std::io::{BufRead, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 
+use super::boxfs;
 use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
@@ -111,6 +112,8 @@ struct HelperState {
     joined: Option<Cgroup>,
     /// The joined cgroup's control files, open (v1 shared cgroup only).
     slot_files: Option<V1Files>,
+    /// A pidfd of the judge, to take each box's file system from it.
+    judge: Option<OwnedFd>,
 }
 
 impl HelperState {
@@ -157,7 +160,17 @@ impl HelperState {
         } else {
             None
         };
-        run_box(spec, proto, files)
+        let box_fs = match spec.box_fs_fd {
+            Some(fd) => {
+                if self.judge.is_none() {
+                    self.judge = Some(boxfs::parent_pidfd().map_err(|e| e.to_string())?);
+                }
+                let judge = self.judge.as_ref().ok_or("no pidfd of the judge")?;
+                Some(boxfs::fetch_from_parent(judge.as_fd(), fd).map_err(|e| e.to_string())?)
+            }
+            None => None,
+        };
+        run_box(spec, proto, files, box_fs.as_ref().map(|f| f.as_fd()))
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::os::fd::BorrowedFd;
 use std::time::Instant;
 
 use nix::fcntl::OFlag;
@@ -26,6 +27,7 @@ pub(super) fn init_main(
     spec: &BoxSpec,
     io: &ProgramIo,
     filter: Option<&seccompiler::BpfProgram>,
+    box_fs: Option<BorrowedFd<'_>>,
 ) -> InitOutcome {
     let fail = |error: String| InitOutcome {
         error: Some(error),
@@ -38,12 +40,15 @@ pub(super) fn init_main(
         return fail(format!("writing /proc/self/oom_score_adj: {e}"));
     }
     if spec.isolate {
-        if let Err(e) = rootfs::enter(
-            &spec.root_dir,
-            &spec.box_dir,
-            spec.tmp_size_mb,
-            spec.devices,
-        ) {
+        let box_src = match box_fs {
+            Some(fd) => rootfs::BoxSource::FileSystem(fd),
+            None => rootfs::BoxSource::Folder(&spec.box_dir),
+        };
+        let tmp = rootfs::TmpFs {
+            size_mb: spec.tmp_size_mb,
+            inodes: spec.inodes,
+        };
+        if let Err(e) = rootfs::enter(&spec.root_dir, box_src, tmp, spec.devices) {
             return fail(e.to_string());
         }
         if let Err(e) = namespaces::set_hostname() {

@@ -15,10 +15,12 @@
 //!   helper exchange.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
-//! - [`boxdir`]: host-side box folders, link-safe copying in and out.
+//! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
+//!   own inode-bounded tmpfs.
 //! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
 
 pub mod boxdir;
+pub mod boxfs;
 pub mod cgroup;
 pub mod exec;
 pub mod helper;

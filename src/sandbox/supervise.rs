@@ -4,7 +4,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -29,6 +29,27 @@ fn open_output(path: &Path) -> Result<File, String> {
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .map_err(|e| format!("creating {}: {e}", path.display()))
+}
+
+/// Opens `name` (read-only, not following links) in the box's own file system.
+fn open_in(fs: BorrowedFd<'_>, name: &str) -> Result<File, String> {
+    let c = std::ffi::CString::new(name).map_err(|_| format!("NUL byte in {name:?}"))?;
+    // SAFETY: openat(2) relative to the box's root with a NUL-terminated name.
+    let fd = unsafe {
+        libc::openat(
+            fs.as_raw_fd(),
+            c.as_ptr(),
+            libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(format!(
+            "opening /box/{name}: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: the kernel just returned this fd to us.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
 }
 
 fn self_cpu_ns() -> u64 {
@@ -62,6 +83,7 @@ pub(super) fn run_box(
     spec: &BoxSpec,
     proto: &Protocol,
     files: Option<&V1Files>,
+    box_fs: Option<BorrowedFd<'_>>,
 ) -> Result<HelperReport, String> {
     let shared = spec.shared_cgroup;
     let procs = match &spec.cgroup {
@@ -81,8 +103,11 @@ pub(super) fn run_box(
         (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
         _ => None,
     };
-    let stdin = File::open(&spec.stdin)
-        .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?;
+    let stdin = match (&spec.stdin_in_box, box_fs) {
+        (Some(name), Some(fs)) => open_in(fs, name)?,
+        _ => File::open(&spec.stdin)
+            .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?,
+    };
     let stdout = open_output(&spec.stdout)?;
     let stderr = open_output(&spec.stderr)?;
     let filter = spec.isolate.then(seccomp::program);
@@ -103,7 +128,7 @@ pub(super) fn run_box(
             stdout: &stdout,
             stderr: &stderr,
         };
-        let mut outcome = init_main(spec, &io, filter.as_ref());
+        let mut outcome = init_main(spec, &io, filter.as_ref(), box_fs);
         outcome.init_cpu_ns = self_cpu_ns();
         let mut w = File::from(res_w);
         if let Ok(bytes) = serde_json::to_vec(&outcome) {
