@@ -48,6 +48,25 @@ pub struct Config {
     pub sandbox: SandboxConfig,
     /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`).
     pub languages: std::collections::BTreeMap<String, LanguageConfig>,
+    /// How the queue retries a submission the judge failed on.
+    #[serde(default)]
+    pub queue: QueueConfig,
+}
+
+/// How the queue treats a submission the judge itself failed on (a sandbox set-up error,
+/// a crash of the daemon while judging it): judged again, a bounded number of times.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    /// Claims of one submission before it is stored as `SE` with the judge's failure as the
+    /// cause (a submission that crashes the daemon every time ends there, not in a loop).
+    pub max_attempts: u32,
+}
+
+impl Default for QueueConfig {
+    fn default() -> QueueConfig {
+        QueueConfig { max_attempts: 3 }
+    }
 }
 
 /// Settings of the HTTP daemon.

@@ -106,6 +106,7 @@ async fn submit(args: &Args, language: &str, source: String) -> anyhow::Result<E
 
 fn to_report(s: Submission) -> JudgeReport {
     JudgeReport {
+        judge_failure: None,
         problem: s.problem,
         language: s.language,
         verdict: s.verdict.unwrap_or(Verdict::SE),

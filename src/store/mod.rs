@@ -12,7 +12,7 @@ pub mod sqlite;
 
 use std::path::PathBuf;
 
-pub use model::{Claimed, NewSubmission, RejudgeOutcome, Status, Submission};
+pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
