@@ -101,6 +101,9 @@ fn nothing_in_the_box_names_a_host_path() {
     assert!(!out.contains(env!("CARGO_MANIFEST_DIR")), "{out}");
     assert!(!out.contains(&*input.to_string_lossy()), "{out}");
     assert!(!out.contains(&*t.path().to_string_lossy()), "{out}");
+    // stdout and stderr are unnamed files of the box's own file system.
+    assert!(!out.contains(&*sb.box_root().to_string_lossy()), "{out}");
+    assert!(!out.contains("/tmp/"), "{out}");
     assert!(out.contains("cmdline sudojudge __sandbox-init"), "{out}");
     assert!(out.contains("fd0 /box/.input\n"), "{out}");
 }

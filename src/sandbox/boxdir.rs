@@ -168,6 +168,21 @@ impl RunDir {
         Ok(dir)
     }
 
+    /// With a file system of its own: the program's stdout and stderr as two unnamed files
+    /// in it (`O_TMPFILE`, root-only), so no name in the box or on the host leads to them and
+    /// `/proc/self/fd/1` names no host path. `None` when the box is a host folder (the
+    /// helper then creates `stdout` and `stderr` in the run's folder).
+    pub fn output_files(&self) -> Result<Option<(File, File)>, BoxDirError> {
+        if !self.own_fs {
+            return Ok(None);
+        }
+        let make = || {
+            openat(&self.box_fd, ".", libc::O_TMPFILE | libc::O_RDWR, 0o600)
+                .map_err(io("create an output file in", &self.run))
+        };
+        Ok(Some((make()?, make()?)))
+    }
+
     /// The descriptor of the box's own file system, for the helper to fetch and the init to
     /// attach at `/box`; `None` when the box is a host folder.
     pub fn mount_fd(&self) -> Option<i32> {
@@ -283,6 +298,11 @@ impl RunDir {
             mode,
         )
         .map_err(io("create", &dst_path))?;
+        // The size first: on the box's own file system (`huge=within_size`) the copy then
+        // fills huge pages.
+        if let Ok(meta) = src.metadata() {
+            dst.set_len(meta.len()).map_err(io("size", &dst_path))?;
+        }
         std::io::copy(&mut src, &mut dst).map_err(io("copy into", &dst_path))?;
         dst.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(io("chmod", &dst_path))?;
@@ -346,6 +366,27 @@ pub fn read_capped(path: &Path, max: u64) -> Result<(Vec<u8>, u64), BoxDirError>
     file.take(max)
         .read_to_end(&mut buf)
         .map_err(io("read", path))?;
+    Ok((buf, len))
+}
+
+/// Reads at most `max` bytes of an open output file from its start (whatever its offset),
+/// and its real length.
+pub fn read_capped_file(file: &File, max: u64) -> Result<(Vec<u8>, u64), BoxDirError> {
+    use std::os::unix::fs::FileExt;
+    let what = Path::new("<output file>");
+    let len = file.metadata().map_err(io("stat", what))?.len();
+    let want = len.min(max) as usize;
+    let mut buf = vec![0u8; want];
+    let mut done = 0;
+    while done < want {
+        match file.read_at(&mut buf[done..], done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io("read", what)(e)),
+        }
+    }
+    buf.truncate(done);
     Ok((buf, len))
 }
 

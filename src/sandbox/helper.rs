@@ -103,6 +103,15 @@ pub fn helper_main() -> i32 {
     }
 }
 
+/// What the helper took from the judge for one run (see [`super::boxfs`]).
+#[derive(Default)]
+pub(super) struct FromJudge {
+    /// The box's own file system, to attach at `/box`.
+    pub(super) box_fs: Option<OwnedFd>,
+    /// The program's stdout and stderr (unnamed files in that file system).
+    pub(super) outputs: Option<(File, File)>,
+}
+
 /// What the long-lived helper has set up once: its network namespace, its cgroup.
 #[derive(Default)]
 struct HelperState {
@@ -117,6 +126,25 @@ struct HelperState {
 }
 
 impl HelperState {
+    /// Copies of the descriptors the spec names in the judge (`pidfd_getfd`).
+    fn take_from_judge(&mut self, spec: &BoxSpec) -> Result<FromJudge, String> {
+        if spec.box_fs_fd.is_none() && spec.output_fds.is_none() {
+            return Ok(FromJudge::default());
+        }
+        if self.judge.is_none() {
+            self.judge = Some(boxfs::parent_pidfd().map_err(|e| e.to_string())?);
+        }
+        let judge = self.judge.as_ref().ok_or("no pidfd of the judge")?;
+        let take = |fd: i32| boxfs::fetch_from_parent(judge.as_fd(), fd).map_err(|e| e.to_string());
+        Ok(FromJudge {
+            box_fs: spec.box_fs_fd.map(take).transpose()?,
+            outputs: match spec.output_fds {
+                Some((out, err)) => Some((File::from(take(out)?), File::from(take(err)?))),
+                None => None,
+            },
+        })
+    }
+
     fn run(&mut self, spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
         if spec.isolate && !self.own_netns {
             namespaces::unshare_net().map_err(|e| e.to_string())?;
@@ -155,22 +183,13 @@ impl HelperState {
                 self.joined = Some(cg.clone());
             }
         }
+        let taken = self.take_from_judge(spec)?;
         let files = if spec.shared_cgroup {
             self.slot_files.as_ref()
         } else {
             None
         };
-        let box_fs = match spec.box_fs_fd {
-            Some(fd) => {
-                if self.judge.is_none() {
-                    self.judge = Some(boxfs::parent_pidfd().map_err(|e| e.to_string())?);
-                }
-                let judge = self.judge.as_ref().ok_or("no pidfd of the judge")?;
-                Some(boxfs::fetch_from_parent(judge.as_fd(), fd).map_err(|e| e.to_string())?)
-            }
-            None => None,
-        };
-        run_box(spec, proto, files, box_fs.as_ref().map(|f| f.as_fd()))
+        run_box(spec, proto, files, &taken)
     }
 }
 

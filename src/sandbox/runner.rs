@@ -2,6 +2,7 @@
 //! the helper process, reads the outcome back and tears everything down.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::DirBuilderExt;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -272,6 +273,7 @@ impl Sandbox {
         }
         // A box with a file system of its own reads its input from a copy in it, so nothing
         // in the box (`/proc/self/fd/0`) names the host path of the judge's test data.
+        let outputs = run_dir.output_files()?;
         let stdin_in_box = match (&request.stdin, run_dir.mount_fd()) {
             (Some(host), Some(_)) => {
                 run_dir.copy_in(STDIN_NAME, host)?;
@@ -326,6 +328,9 @@ impl Sandbox {
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("/dev/null")),
             stdin_in_box,
+            output_fds: outputs
+                .as_ref()
+                .map(|(o, e)| (o.as_raw_fd(), e.as_raw_fd())),
             stdout: run_dir.stdout_path(),
             stderr: run_dir.stderr_path(),
             mounts: self.config.mounts.clone(),
@@ -345,10 +350,16 @@ impl Sandbox {
         let report = self.call_helper(&spec)?;
         let helper_wall = started.elapsed();
 
-        let (stdout, stdout_len) =
-            boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?;
-        let (stderr, stderr_len) =
-            boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?;
+        let ((stdout, stdout_len), (stderr, stderr_len)) = match &outputs {
+            Some((out, err)) => (
+                boxdir::read_capped_file(out, limits.output_bytes)?,
+                boxdir::read_capped_file(err, limits.output_bytes)?,
+            ),
+            None => (
+                boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?,
+                boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?,
+            ),
+        };
         for (in_box, dest) in &request.collect {
             run_dir.collect(in_box, dest, file_size)?;
         }

@@ -29,8 +29,12 @@ pub struct BoxSpec {
     /// Instead of `stdin`: a file of the box's own file system (`box_fs_fd`), by name.
     #[serde(default)]
     pub stdin_in_box: Option<String>,
-    /// Host file created for stdout (outside the box).
+    /// Host file created for stdout (outside the box), unless `outputs_fds` is set.
     pub stdout: PathBuf,
+    /// The judge's descriptors of the program's stdout and stderr, unnamed files in the
+    /// box's own file system: the helper takes copies instead of creating `stdout`/`stderr`.
+    #[serde(default)]
+    pub output_fds: Option<(i32, i32)>,
     /// Host file created for stderr (outside the box).
     pub stderr: PathBuf,
     /// Read-only bind mounts.

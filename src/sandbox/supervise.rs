@@ -4,7 +4,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -14,7 +14,7 @@ use nix::unistd::Pid;
 
 use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
-use super::helper::Protocol;
+use super::helper::{FromJudge, Protocol};
 use super::init::{init_main, ProgramIo};
 use super::seccomp;
 use super::spec::{BoxSpec, HelperReport, InitOutcome, Kill};
@@ -83,8 +83,9 @@ pub(super) fn run_box(
     spec: &BoxSpec,
     proto: &Protocol,
     files: Option<&V1Files>,
-    box_fs: Option<BorrowedFd<'_>>,
+    taken: &FromJudge,
 ) -> Result<HelperReport, String> {
+    let box_fs = taken.box_fs.as_ref().map(|f| f.as_fd());
     let shared = spec.shared_cgroup;
     let procs = match &spec.cgroup {
         Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
@@ -108,8 +109,13 @@ pub(super) fn run_box(
         _ => File::open(&spec.stdin)
             .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?,
     };
-    let stdout = open_output(&spec.stdout)?;
-    let stderr = open_output(&spec.stderr)?;
+    let (stdout, stderr) = match &taken.outputs {
+        Some((out, err)) => (
+            out.try_clone().map_err(|e| format!("dup stdout: {e}"))?,
+            err.try_clone().map_err(|e| format!("dup stderr: {e}"))?,
+        ),
+        None => (open_output(&spec.stdout)?, open_output(&spec.stderr)?),
+    };
     let filter = spec.isolate.then(seccomp::program);
     let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;
     let self_cpu_before = self_cpu_ns();
