@@ -415,6 +415,7 @@ mod tests {
                 "oom_kill_disable 0\noom_kill 4\n",
             ),
             (&pids, "pids.max", "00\n"),
+            (&mem, "memory.force_empty", "x\n"),
         ] {
             std::fs::write(d.join(name), text).unwrap();
         }
@@ -437,6 +438,15 @@ mod tests {
         // A fake file keeps its tail; the kernel's replaces the whole value.
         assert!(read(mem.join("memory.limit_in_bytes")).starts_with("25000"));
         assert!(read(pids.join("pids.max")).starts_with("10"));
+        // The first run reclaims what the cgroup holds; the next one only when it holds
+        // more than after that reclaim (here: the same, so no second reclaim).
+        assert!(read(mem.join("memory.force_empty")).starts_with('0'));
+        std::fs::write(mem.join("memory.force_empty"), "x\n").unwrap();
+        files.prepare_run(limits).unwrap();
+        assert!(read(mem.join("memory.force_empty")).starts_with('x'));
+        std::fs::write(mem.join("memory.usage_in_bytes"), "9000\n").unwrap();
+        files.prepare_run(limits).unwrap();
+        assert!(read(mem.join("memory.force_empty")).starts_with('0'));
         assert!(read(cpu.join("cpuacct.usage")).starts_with('0'));
         std::fs::write(cpu.join("cpuacct.usage"), "123456789\n").unwrap();
         std::fs::write(mem.join("memory.max_usage_in_bytes"), "4096\n").unwrap();
