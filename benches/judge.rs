@@ -21,7 +21,9 @@ use sudojudge::judge::{
 };
 use sudojudge::sandbox::{Limits, RunReport};
 use sudojudge::server::{router, AppState};
-use sudojudge::store::{Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StoreError};
+use sudojudge::store::{
+    Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome, StoreError,
+};
 use sudojudge::worker::{self, Problems, WorkerContext};
 use tokio::sync::{watch, Notify};
 
@@ -211,8 +213,8 @@ impl Queue for Signalling {
     async fn release(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
         self.inner.release(id, attempt).await
     }
-    async fn requeue_stale(&self) -> Result<u64, StoreError> {
-        self.inner.requeue_stale().await
+    async fn requeue_stale(&self, max_attempts: u32) -> Result<StaleOutcome, StoreError> {
+        self.inner.requeue_stale(max_attempts).await
     }
     async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
         self.inner.rejudge(id).await
@@ -264,6 +266,7 @@ async fn overhead_rounds(
         problems: Arc::new(problems),
         wake: Arc::new(Notify::new()),
         shutdown,
+        max_attempts: config.queue.max_attempts,
     };
     let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
     let handle = worker::spawn("bench".into(), judge, ctx.clone());

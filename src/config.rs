@@ -67,6 +67,25 @@ pub struct Config {
     /// The file these settings were read from (or the built-in defaults).
     #[serde(skip)]
     pub source: ConfigSource,
+    /// How the queue retries a submission the judge failed on.
+    #[serde(default)]
+    pub queue: QueueConfig,
+}
+
+/// How the queue treats a submission the judge itself failed on (a sandbox set-up error,
+/// a crash of the daemon while judging it): judged again, a bounded number of times.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    /// Claims of one submission before it is stored as `SE` with the judge's failure as the
+    /// cause (a submission that crashes the daemon every time ends there, not in a loop).
+    pub max_attempts: u32,
+}
+
+impl Default for QueueConfig {
+    fn default() -> QueueConfig {
+        QueueConfig { max_attempts: 3 }
+    }
 }
 
 /// Settings of the HTTP daemon.
@@ -227,6 +246,10 @@ pub struct SandboxConfig {
     /// `box_root` on the file system it is on.
     #[serde(default)]
     pub box_tmpfs_mb: u64,
+    /// Files, folders and links a run may have in `/box`, and again in `/tmp` (each is a
+    /// tmpfs with this `nr_inodes`): bounds what tearing a box down costs.
+    #[serde(default = "default_box_inodes")]
+    pub box_inodes: u64,
     /// Wall limit as a multiple of the CPU limit when none is given.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.
@@ -247,6 +270,10 @@ pub struct SandboxConfig {
 
 fn default_waiting_per_slot() -> usize {
     2
+}
+
+fn default_box_inodes() -> u64 {
+    4096
 }
 
 fn default_cgroup_root() -> PathBuf {

@@ -140,6 +140,7 @@ pub fn show(value: &serde_json::Value, submission: Submission, json: bool) -> Ex
 fn to_report(s: &Submission) -> JudgeReport {
     let s = s.clone();
     JudgeReport {
+        judge_failure: None,
         problem: s.problem,
         language: s.language,
         verdict: s.verdict.unwrap_or(Verdict::SE),

@@ -78,11 +78,13 @@ impl Daemon {
     {
         let owner = DatabaseOwner::claim(&config.server.database)?;
         let store = SqliteStore::open(&config.server.database).await?;
-        let requeued = store.requeue_stale().await?;
-        if requeued > 0 {
+        let stale = store.requeue_stale(config.queue.max_attempts).await?;
+        if stale.requeued > 0 || stale.failed > 0 {
             tracing::warn!(
-                requeued,
-                "submissions left in flight by a crash are queued again"
+                requeued = stale.requeued,
+                failed = stale.failed,
+                "submissions left in flight by a crash: queued again, or SE after {} attempts",
+                config.queue.max_attempts
             );
         }
         let workers = worker_count(config);
@@ -124,6 +126,7 @@ impl Daemon {
             problems: Arc::clone(&problems),
             wake: Arc::clone(&wake),
             shutdown: stop_rx.clone(),
+            max_attempts: config.queue.max_attempts,
         };
         let worker_handles = executors
             .into_iter()

@@ -110,6 +110,15 @@ pub struct Submission {
     pub user: Option<String>,
 }
 
+/// What [`super::Queue::requeue_stale`] did at start-up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StaleOutcome {
+    /// Submissions queued again.
+    pub requeued: u64,
+    /// Submissions stored as `SE`: the judge had died judging them `max_attempts` times.
+    pub failed: u64,
+}
+
 /// What a rejudge request found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RejudgeOutcome {

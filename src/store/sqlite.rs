@@ -12,7 +12,8 @@ use sqlx::SqlitePool;
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 
 use super::model::{
-    Claimed, NewSubmission, RejudgeOutcome, Status, Submission, SubmissionRow, TestRow,
+    Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission, SubmissionRow,
+    TestRow,
 };
 use super::queue::Queue;
 use super::StoreError;
@@ -346,9 +347,21 @@ impl Queue for SqliteStore {
         Ok(())
     }
 
-    async fn requeue_stale(&self) -> Result<u64, StoreError> {
+    async fn requeue_stale(&self, max_attempts: u32) -> Result<StaleOutcome, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let n = sqlx::query(
+        let failed = sqlx::query(&format!(
+            "UPDATE submissions
+             SET status = 'done', verdict = 'SE', score = 0, time_ms = 0, memory_kib = 0,
+                 message = 'the judge stopped while judging this submission, ' || attempt ||
+                           ' times (it crashed or was killed); not judged again',
+                 worker = NULL, finished_at = {NOW}
+             WHERE status IN ('compiling', 'running') AND attempt >= ?"
+        ))
+        .bind(i64::from(max_attempts))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let requeued = sqlx::query(
             "UPDATE submissions SET status = 'queued', worker = NULL
              WHERE status IN ('compiling', 'running')",
         )
@@ -356,7 +369,7 @@ impl Queue for SqliteStore {
         .await?
         .rows_affected();
         tx.commit().await?;
-        Ok(n)
+        Ok(StaleOutcome { requeued, failed })
     }
 
     async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
