@@ -133,6 +133,13 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         max_source_bytes: config.server.max_source_kib.saturating_mul(1024),
         skip,
     };
+    if let Some(parent) = args.csv.as_deref().and_then(Path::parent) {
+        if !parent.as_os_str().is_empty() {
+            // Before judging: a CSV that cannot be written must not cost a whole class's run.
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating the folder of --csv {}", parent.display()))?;
+        }
+    }
     let students = options.discover_all(&args.paths)?;
     anyhow::ensure!(!students.is_empty(), "no student found in the given paths");
     let base = read_base(&languages, &args.base)?;
@@ -148,11 +155,15 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         slot_judges(&config, GRADE_SLOT_BASE, workers, "")?
     };
+    let unusable = students
+        .iter()
+        .filter(|s| matches!(s.found, Found::Unusable { .. }))
+        .count();
     eprintln!(
-        "grading {} students: {to_judge} to judge on {} sandbox slots, {} unchanged",
+        "grading {} students: {to_judge} to judge on {} sandbox slots, {} unchanged since the last run, {unusable} without a usable source",
         students.len(),
         judges.len(),
-        students.len() - to_judge
+        students.len() - to_judge - unusable
     );
     let progress = Progress::new(students.len() as u64, "students");
     let on_row = {
