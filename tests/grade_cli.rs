@@ -5,6 +5,8 @@
 
 #[path = "fixtures/config.rs"]
 mod config;
+#[path = "fixtures/package.rs"]
+mod package;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,12 +23,8 @@ fn root() -> PathBuf {
 /// 64 MiB limit, the sample and two secret tests (all zeros: 0 flips; all ones: 9 flips).
 /// Returns the config and the number of tests.
 fn package(dir: &Path) -> (PathBuf, usize) {
-    let src = root().join("problems/binary-sudoku");
-    let pkg = dir.join("problems/binary-sudoku");
-    for sub in ["data/sample", "data/secret"] {
-        std::fs::create_dir_all(pkg.join(sub)).unwrap();
-    }
-    let toml = std::fs::read_to_string(src.join("problem.toml")).unwrap();
+    let pkg = package::small_binary_sudoku(dir);
+    let toml = std::fs::read_to_string(pkg.join("problem.toml")).unwrap();
     let toml: String = toml
         .lines()
         .map(|l| {
@@ -41,14 +39,6 @@ fn package(dir: &Path) -> (PathBuf, usize) {
         .collect::<Vec<_>>()
         .join("\n");
     std::fs::write(pkg.join("problem.toml"), toml).unwrap();
-    for file in ["statement.md", "data/sample/1.in", "data/sample/1.ans"] {
-        std::fs::copy(src.join(file), pkg.join(file)).unwrap();
-    }
-    let secret = pkg.join("data/secret");
-    std::fs::write(secret.join("01-zeros.in"), "000000000\n".repeat(9)).unwrap();
-    std::fs::write(secret.join("01-zeros.ans"), "0\n").unwrap();
-    std::fs::write(secret.join("02-ones.in"), "111111111\n".repeat(9)).unwrap();
-    std::fs::write(secret.join("02-ones.ans"), "9\n").unwrap();
     (config::write_config(dir, &dir.join("problems"), ""), 3)
 }
 
@@ -349,6 +339,21 @@ fn similarity_flags_the_copies_writes_its_csv_and_ctrl_c_stops_cleanly() {
         assert!((50.0..=100.0).contains(&pct), "{r:?}");
         assert!(r[3].chars().next().unwrap().is_ascii_digit(), "{r:?}");
     }
+
+    // Unchanged files are not judged again, unless --force.
+    let args = ["binary-sudoku", "--json", "--csv"];
+    let again = json_of(&grade(&config, &args, &[&csv_path, &class]));
+    assert_eq!((&again["judged"], &again["reused"]), (&0.into(), &4.into()));
+    let forced = grade(
+        &config,
+        &["binary-sudoku", "--force", "--json", "--csv"],
+        &[&csv_path, &class],
+    );
+    let forced = json_of(&forced);
+    assert_eq!(
+        (&forced["judged"], &forced["reused"]),
+        (&4.into(), &0.into())
+    );
 
     // Ctrl-C: four students who each spin to the time limit on every test; a SIGINT after
     // the first is graded stops the run, prints what was graded, exits 130, and leaves no

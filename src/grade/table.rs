@@ -33,8 +33,7 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
             "-".into()
         };
         let cached = if r.cached { "  (unchanged)" } else { "" };
-        let _ = writeln!(
-            out,
+        let line = format!(
             "{:<ws$}  {:<wf$}  {:<8}  {:<7}  {:>5}  {:>7}  {:>7}  {:>9}  {}{cached}",
             r.student,
             r.file,
@@ -50,6 +49,7 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
             r.memory_kib,
             r.message
         );
+        let _ = writeln!(out, "{}", line.trim_end());
     }
     out.push('\n');
     let counts: Vec<String> = summary

@@ -298,14 +298,7 @@ impl Scanner {
                     self.push("S", line);
                     return true;
                 }
-                if ident == "b" && matches!(next, Some('"' | '\'')) {
-                    let quote = if next == Some('"') { "\"" } else { "'" };
-                    self.bump();
-                    self.skip_quoted(quote);
-                    self.push("S", line);
-                    return true;
-                }
-                false
+                ident == "b" && self.quoted_literal(line)
             }
             Family::C => {
                 let raw = matches!(ident, "R" | "LR" | "uR" | "UR" | "u8R");
@@ -324,16 +317,23 @@ impl Scanner {
                     self.push("S", line);
                     return true;
                 }
-                if plain && matches!(next, Some('"' | '\'')) {
-                    let quote = if next == Some('"') { "\"" } else { "'" };
-                    self.bump();
-                    self.skip_quoted(quote);
-                    self.push("S", line);
-                    return true;
-                }
-                false
+                plain && self.quoted_literal(line)
             }
         }
+    }
+
+    /// A string or character literal at its quote (after a prefix such as `b` or `L`);
+    /// `false` when no quote follows.
+    fn quoted_literal(&mut self, line: u32) -> bool {
+        let quote = match self.peek(0) {
+            Some('"') => "\"",
+            Some('\'') => "'",
+            _ => return false,
+        };
+        self.bump();
+        self.skip_quoted(quote);
+        self.push("S", line);
+        true
     }
 
     /// A Python string at its (first) quote: triple-quoted or not.
