@@ -5,6 +5,8 @@
 //! language family (C, C++ and Rust share one; Python has its own), a loop over characters
 //! with no recursion, so no source can drive the stack.
 
+use super::vocabulary;
+
 /// A normalised token and the 1-based line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
@@ -37,101 +39,19 @@ impl Family {
 
     fn keywords(self) -> &'static [&'static str] {
         match self {
-            Family::C => C_KEYWORDS,
-            Family::Rust => RUST_KEYWORDS,
-            Family::Python => PYTHON_KEYWORDS,
+            Family::C => vocabulary::C_KEYWORDS,
+            Family::Rust => vocabulary::RUST_KEYWORDS,
+            Family::Python => vocabulary::PYTHON_KEYWORDS,
         }
     }
 
     fn operators(self) -> &'static [&'static str] {
         match self {
-            Family::Python => PYTHON_OPERATORS,
-            Family::C | Family::Rust => C_OPERATORS,
+            Family::Python => vocabulary::PYTHON_OPERATORS,
+            Family::C | Family::Rust => vocabulary::C_OPERATORS,
         }
     }
 }
-
-const C_KEYWORDS: &[&str] = &[
-    "auto",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "constexpr",
-    "continue",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "false",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "namespace",
-    "new",
-    "nullptr",
-    "operator",
-    "private",
-    "protected",
-    "public",
-    "register",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-];
-
-const RUST_KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "dyn", "else", "enum", "false", "fn", "for", "if",
-    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self",
-    "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
-    "while",
-];
-
-const PYTHON_KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
-
-/// Longest first, so the scanner takes the longest operator that matches.
-const C_OPERATORS: &[&str] = &[
-    "<<=", ">>=", "...", "..=", "->*", "::", "->", "=>", "++", "--", "<<", ">>", "<=", ">=", "==",
-    "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "..",
-];
-
-const PYTHON_OPERATORS: &[&str] = &[
-    "**=", "//=", ">>=", "<<=", "...", "**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=",
-    "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<<", ">>",
-];
 
 struct Scanner {
     chars: Vec<char>,
