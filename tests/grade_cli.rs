@@ -411,3 +411,35 @@ fn slot_processes() -> Vec<String> {
     }
     found
 }
+
+#[test]
+fn usage_errors_stop_before_any_judging() {
+    let dir = tempfile::tempdir().unwrap();
+    let (config, _) = package(dir.path());
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    std::fs::write(class.join("a.c"), "int main(void) { return 0; }").unwrap();
+    let class = class.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["chess", class], "chess"),
+        (
+            &["binary-sudoku", class, "--against", "/nonexistent/2025"],
+            "--against",
+        ),
+        (
+            &["binary-sudoku", class, "--base", "/nonexistent/template.c"],
+            "--base",
+        ),
+        (
+            &["binary-sudoku", "/nonexistent/class"],
+            "/nonexistent/class",
+        ),
+    ];
+    for (args, named) in cases {
+        let out = grade(&config, args, &[]);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+        assert!(!stderr.contains("grading"), "nothing judged: {stderr}");
+    }
+}

@@ -143,6 +143,10 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let students = options.discover_all(&args.paths)?;
     anyhow::ensure!(!students.is_empty(), "no student found in the given paths");
     let base = read_base(&languages, &args.base)?;
+    for dir in &args.against {
+        // Checked before judging: a mistyped folder must not cost a whole class's run.
+        anyhow::ensure!(dir.is_dir(), "--against {}: not a folder", dir.display());
+    }
     let package = package_hash(&problem, &languages)?;
     let cache = match (&args.csv, args.force) {
         (Some(csv), false) if csv.exists() => Cache::load(&cache_path(csv), &problem.id, &package),
