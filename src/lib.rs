@@ -19,12 +19,15 @@
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
 //! - [`server`]: the axum HTTP API.
 //! - [`worker`]: takes queued submissions and judges them.
+//! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
+//!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
 //!   solution of a package and checks its verdict against its folder.
 
 pub mod accounts;
 pub mod checkers;
 pub mod config;
+pub mod grade;
 pub mod judge;
 pub mod languages;
 pub mod problem;

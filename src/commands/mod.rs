@@ -11,7 +11,9 @@ mod check;
 mod client;
 mod doctor;
 mod gen;
+mod grade;
 mod judge;
+mod judging;
 mod run;
 mod serve;
 mod solve;
@@ -50,6 +52,9 @@ pub enum Command {
     Verify(verify::Args),
     /// Regenerate a problem's data/secret deterministically.
     Gen(gen::Args),
+    /// Grade a class: a folder of student submissions to a table, CSV or JSON, with a
+    /// similarity report.
+    Grade(grade::Args),
     /// Post a source to a running daemon.
     Submit(submit::Args),
     /// A submission's state and verdict, from a running daemon.
@@ -121,6 +126,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(config, args),
         Command::Verify(args) => verify::run(config, args),
         Command::Gen(args) => gen::run(config, args),
+        Command::Grade(args) => grade::run(config, args),
         Command::Submit(args) => submit::run(config, args),
         Command::Status(args) => status::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
