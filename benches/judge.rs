@@ -111,7 +111,6 @@ async fn bench_accept(config: &Config) {
         serde_json::Value::Null,
         None,
         Arc::new(Notify::new()),
-        Arc::new(sudojudge::server::auth::Auth::from_config(&config.accounts)),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());

@@ -146,7 +146,6 @@ impl Daemon {
             sandbox_info,
             Some(runner),
             wake,
-            Arc::new(super::auth::Auth::from_config(&config.accounts)),
         );
         let app = super::router(state);
         let descriptors = listener::raise_descriptor_limit();

@@ -51,7 +51,8 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state of a server on `config`: its request limits, its lines, its feedback rule.
+    /// The state of a server on `config`: its request limits, its lines, its feedback rule,
+    /// its accounts settings and rate limits.
     /// `runner` is `None` for a server that runs no custom invocations.
     pub fn new(
         config: &Config,
@@ -61,7 +62,6 @@ impl AppState {
         sandbox: serde_json::Value,
         runner: Option<Arc<dyn CustomRun>>,
         wake: Arc<Notify>,
-        auth: Arc<super::auth::Auth>,
     ) -> AppState {
         let kib = |n: u64| usize::try_from(n.saturating_mul(1024)).unwrap_or(usize::MAX / 4);
         let slots = runner.as_ref().map_or(0, |r| r.size());
@@ -84,7 +84,7 @@ impl AppState {
             feedback: config.server.feedback,
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
-            auth,
+            auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
         }
     }
 }
