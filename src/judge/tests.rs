@@ -145,6 +145,24 @@ fn every_test_runs_after_a_failure_and_the_first_failure_wins() {
 }
 
 #[test]
+fn stop_at_first_failure_skips_the_tests_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = problem(dir.path(), ABC);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let lazy = judge().with_mode(JudgeMode::StopAtFirstFailure);
+    let r = rt.block_on(lazy.judge(&p, "python", b"slow on b".to_vec()));
+    let verdicts: Vec<_> = r.tests.iter().map(|t| t.verdict).collect();
+    assert_eq!(verdicts, [Verdict::AC, Verdict::TLE], "test c never ran");
+    assert_eq!(r.verdict, Verdict::TLE);
+    assert_eq!(r.score, 33, "the skipped test counts as not passed");
+    let r = rt.block_on(lazy.judge(&p, "python", b"echo".to_vec()));
+    assert_eq!((r.verdict, r.score, r.tests.len()), (Verdict::AC, 100, 3));
+}
+
+#[test]
 fn wrong_output_is_wa_with_the_checker_message() {
     let dir = tempfile::tempdir().unwrap();
     let r = run(&problem(dir.path(), ABC), "garbage");
