@@ -13,6 +13,7 @@
 //! - [`board`]: the scoreboard types and the ranking shared by the formats.
 //! - [`icpc`], [`ioi`], [`oi`]: one scoring function per format.
 //! - [`view`]: which board an audience sees at an instant (freeze, hidden OI results).
+//! - [`rate`]: the per-user submission rate (when a 429 may retry).
 //! - [`fair`]: which queued submission a free worker takes.
 
 pub mod board;
@@ -25,6 +26,7 @@ pub mod ids;
 pub mod ioi;
 pub mod load;
 pub mod oi;
+pub mod rate;
 pub mod timing;
 pub mod view;
 
