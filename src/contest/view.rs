@@ -53,3 +53,29 @@ fn freeze_started(timing: &Timing, from: SignedDuration, now: Timestamp) -> bool
     };
     opens.saturating_add(from).is_ok_and(|t| now >= t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_freeze_starts_when_the_earliest_timer_can_reach_it() {
+        let window = Timing::Window {
+            window_start: "2026-03-06T00:00:00Z".parse().unwrap(),
+            window_end: "2026-03-09T00:00:00Z".parse().unwrap(),
+            duration: SignedDuration::from_hours(4),
+        };
+        let from = SignedDuration::from_hours(3);
+        assert!(!freeze_started(
+            &window,
+            from,
+            "2026-03-06T02:59:59Z".parse().unwrap()
+        ));
+        assert!(freeze_started(
+            &window,
+            from,
+            "2026-03-06T03:00:00Z".parse().unwrap()
+        ));
+        assert!(!freeze_started(&Timing::Open, from, Timestamp::MAX));
+    }
+}
