@@ -11,17 +11,16 @@
 //! root and a usable sandbox; it is skipped with a note otherwise.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sudojudge::config::Config;
-use sudojudge::judge::{
-    Compilation, Executor, ExecutorError, Judge, JudgeReport, JudgeSettings, SandboxExecutor,
-};
-use sudojudge::sandbox::{Limits, RunReport};
+use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed};
 use sudojudge::server::{router, AppState};
-use sudojudge::store::{Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StoreError};
+use sudojudge::store::{
+    Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome, StoreError,
+};
 use sudojudge::worker::{self, Problems, WorkerContext};
 use tokio::sync::{watch, Notify};
 
@@ -143,44 +142,6 @@ async fn bench_accept(config: &Config) {
     );
 }
 
-/// The real executor, timing its compile and runs.
-struct Timed<E> {
-    inner: E,
-    compile_ns: AtomicU64,
-    run_ns: AtomicU64,
-    runs: AtomicU64,
-}
-
-impl<E: Executor> Executor for Timed<E> {
-    type Program = E::Program;
-
-    fn compile(
-        &self,
-        language: &str,
-        source: &[u8],
-    ) -> Result<Compilation<E::Program>, ExecutorError> {
-        let t = Instant::now();
-        let r = self.inner.compile(language, source);
-        self.compile_ns
-            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        r
-    }
-
-    fn run(
-        &self,
-        program: &E::Program,
-        stdin: &Path,
-        limits: Limits,
-    ) -> Result<RunReport, ExecutorError> {
-        let t = Instant::now();
-        let r = self.inner.run(program, stdin, limits);
-        self.run_ns
-            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        self.runs.fetch_add(1, Ordering::Relaxed);
-        r
-    }
-}
-
 /// The SQLite queue, signalling each completion.
 struct Signalling {
     inner: SqliteStore,
@@ -210,8 +171,8 @@ impl Queue for Signalling {
     async fn release(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
         self.inner.release(id, attempt).await
     }
-    async fn requeue_stale(&self) -> Result<u64, StoreError> {
-        self.inner.requeue_stale().await
+    async fn requeue_stale(&self, max_attempts: u32) -> Result<StaleOutcome, StoreError> {
+        self.inner.requeue_stale(max_attempts).await
     }
     async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
         self.inner.rejudge(id).await
@@ -263,6 +224,7 @@ async fn overhead_rounds(
         problems: Arc::new(problems),
         wake: Arc::new(Notify::new()),
         shutdown,
+        max_attempts: config.queue.max_attempts,
     };
     let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
     let handle = worker::spawn("bench".into(), judge, ctx.clone());
@@ -280,6 +242,7 @@ async fn overhead_rounds(
                 problem: "binary-sudoku".into(),
                 language: "c".into(),
                 source: source.clone(),
+                owner: None,
             })
             .await
             .unwrap();
@@ -314,12 +277,7 @@ async fn bench_overhead(config: &Config) {
             return;
         }
     };
-    let timed = Arc::new(Timed {
-        inner: executor,
-        compile_ns: AtomicU64::new(0),
-        run_ns: AtomicU64::new(0),
-        runs: AtomicU64::new(0),
-    });
+    let timed = Arc::new(Timed::new(executor));
     let dir = tempfile::tempdir().unwrap();
     let n = rounds(15);
     const MANY: usize = 20;

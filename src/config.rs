@@ -58,6 +58,8 @@ pub struct Config {
     pub compile: CompileConfig,
     /// The sandbox: mounts, uids, cgroups, degraded mode.
     pub sandbox: SandboxConfig,
+    /// Accounts: when they are in force, login and run rate limits, token lifetime.
+    pub accounts: AccountsConfig,
     /// The language table, keyed by language id (`c`, `cpp`, `rust`, `python`): only the
     /// languages whose toolchain was found on this host.
     pub languages: std::collections::BTreeMap<String, LanguageConfig>,
@@ -68,6 +70,25 @@ pub struct Config {
     /// The file these settings were read from (or the built-in defaults).
     #[serde(skip)]
     pub source: ConfigSource,
+    /// How the queue retries a submission the judge failed on.
+    #[serde(default)]
+    pub queue: QueueConfig,
+}
+
+/// How the queue treats a submission the judge itself failed on (a sandbox set-up error,
+/// a crash of the daemon while judging it): judged again, a bounded number of times.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueConfig {
+    /// Claims of one submission before it is stored as `SE` with the judge's failure as the
+    /// cause (a submission that crashes the daemon every time ends there, not in a loop).
+    pub max_attempts: u32,
+}
+
+impl Default for QueueConfig {
+    fn default() -> QueueConfig {
+        QueueConfig { max_attempts: 3 }
+    }
 }
 
 /// Settings of the HTTP daemon.
@@ -145,6 +166,25 @@ fn default_write_timeout_ms() -> u64 {
     30_000
 }
 
+/// Accounts and their limits (`[accounts]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountsConfig {
+    /// `"auto"`: open single-user mode while no user exists (loopback only); `"required"`:
+    /// every endpoint but health, login and problems needs a token, users or not.
+    pub auth: crate::accounts::AuthMode,
+    /// Hours a token from `POST /api/login` lasts.
+    pub login_token_hours: u64,
+    /// Failed logins per account name per window before 429.
+    pub login_failures_per_account: u32,
+    /// Failed logins per client address per window before 429.
+    pub login_failures_per_address: u32,
+    /// The window of both login counters, in seconds.
+    pub login_window_secs: u64,
+    /// Custom runs (`POST /api/runs`) per user per minute; 0 = no limit.
+    pub runs_per_minute: u32,
+}
+
 /// Where problems are loaded from.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -218,6 +258,10 @@ pub struct SandboxConfig {
     /// `box_root` on the file system it is on.
     #[serde(default)]
     pub box_tmpfs_mb: u64,
+    /// Files, folders and links a run may have in `/box`, and again in `/tmp` (each is a
+    /// tmpfs with this `nr_inodes`): bounds what tearing a box down costs.
+    #[serde(default = "default_box_inodes")]
+    pub box_inodes: u64,
     /// Wall limit as a multiple of the CPU limit when none is given.
     pub wall_factor: u64,
     /// Processes and threads a run may have at once.
@@ -238,6 +282,10 @@ pub struct SandboxConfig {
 
 fn default_waiting_per_slot() -> usize {
     2
+}
+
+fn default_box_inodes() -> u64 {
+    4096
 }
 
 fn default_cgroup_root() -> PathBuf {

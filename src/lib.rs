@@ -6,6 +6,8 @@
 //! results are stored for the API to read.
 //!
 //! Module map:
+//! - [`accounts`]: users, argon2id passwords, hashed tokens, roles, and the access rules
+//!   every handler asks.
 //! - [`config`]: the configuration file (found at run time) over built-in defaults, to a
 //!   typed [`config::Config`]; toolchains found on this host.
 //! - [`contest`]: contest files, formats, timings and scoreboards as pure code (no I/O but
@@ -19,12 +21,16 @@
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
 //! - [`server`]: the axum HTTP API.
 //! - [`worker`]: takes queued submissions and judges them.
+//! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
+//!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
 //!   solution of a package and checks its verdict against its folder.
 
+pub mod accounts;
 pub mod checkers;
 pub mod config;
 pub mod contest;
+pub mod grade;
 pub mod judge;
 pub mod languages;
 pub mod problem;

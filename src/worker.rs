@@ -34,6 +34,8 @@ pub struct WorkerContext<Q> {
     pub wake: Arc<Notify>,
     /// Turns true when the daemon is shutting down.
     pub shutdown: watch::Receiver<bool>,
+    /// Claims of one submission the judge fails on before it is stored as `SE`.
+    pub max_attempts: u32,
 }
 
 impl<Q> Clone for WorkerContext<Q> {
@@ -43,6 +45,7 @@ impl<Q> Clone for WorkerContext<Q> {
             problems: Arc::clone(&self.problems),
             wake: Arc::clone(&self.wake),
             shutdown: self.shutdown.clone(),
+            max_attempts: self.max_attempts,
         }
     }
 }
@@ -137,6 +140,21 @@ async fn process<Q: Queue, E: Executor>(
             }
         },
     };
+    let report = match report.judge_failure.clone() {
+        None => report,
+        Some(cause) if attempt < i64::from(ctx.max_attempts) => {
+            tracing::warn!(worker = %name, id, attempt, cause = %cause,
+                "the judge failed on this submission; it is queued again");
+            if let Err(e) = ctx.queue.release(id, attempt).await {
+                tracing::error!(worker = %name, id, error = %e,
+                    "cannot requeue; it will be requeued on start");
+            }
+            // Whatever failed (descriptors, a box set-up) gets a moment to clear.
+            tokio::time::sleep(ERROR_PAUSE).await;
+            return;
+        }
+        Some(cause) => gave_up(report, attempt, &cause),
+    };
     store_report(name, ctx, id, attempt, &report).await;
     tracing::info!(
         id,
@@ -150,6 +168,16 @@ async fn process<Q: Queue, E: Executor>(
         cause = report.message.as_deref(),
         "judged"
     );
+}
+
+/// The final report of a submission the judge failed on `attempts` times: `SE`, with the
+/// last failure as the cause.
+fn gave_up(mut report: JudgeReport, attempts: i64, cause: &str) -> JudgeReport {
+    report.verdict = Verdict::SE;
+    report.message = Some(format!(
+        "the judge failed on this submission {attempts} times; last: {cause}"
+    ));
+    report
 }
 
 async fn store_report<Q: Queue>(
@@ -185,9 +213,11 @@ mod tests {
     use crate::sandbox::{Limits, RunReport, RunStatus};
     use crate::store::{NewSubmission, SqliteStore, Status};
 
-    /// Echoes its input after `delay`; the source "bad" does not compile.
+    /// Echoes its input after `delay`; the source "bad" does not compile. Its first
+    /// `failures` runs fail on the judge's side (like a box that cannot be set up).
     struct Echo {
         delay: Duration,
+        failures: Arc<std::sync::atomic::AtomicU32>,
     }
 
     impl Executor for Echo {
@@ -206,6 +236,14 @@ mod tests {
 
         fn run(&self, _: &(), stdin: &Path, _: Limits) -> Result<RunReport, ExecutorError> {
             std::thread::sleep(self.delay);
+            let failing = self.failures.fetch_update(
+                std::sync::atomic::Ordering::SeqCst,
+                std::sync::atomic::Ordering::SeqCst,
+                |n| n.checked_sub(1),
+            );
+            if failing.is_ok() {
+                return Err(ExecutorError("mount tmpfs on /box: EMFILE".into()));
+            }
             Ok(RunReport {
                 status: RunStatus::Ok,
                 exit_code: Some(0),
@@ -254,6 +292,20 @@ mod tests {
         watch::Sender<bool>,
         Vec<JoinHandle<()>>,
     ) {
+        setup_failing(dir, delay, workers, 0).await
+    }
+
+    async fn setup_failing(
+        dir: &Path,
+        delay: Duration,
+        workers: usize,
+        failures: u32,
+    ) -> (
+        Arc<SqliteStore>,
+        WorkerContext<SqliteStore>,
+        watch::Sender<bool>,
+        Vec<JoinHandle<()>>,
+    ) {
         let store = Arc::new(SqliteStore::open(&dir.join("db")).await.unwrap());
         let (stop, shutdown) = watch::channel(false);
         let ctx = WorkerContext {
@@ -261,15 +313,20 @@ mod tests {
             problems: Arc::new(problems(dir)),
             wake: Arc::new(Notify::new()),
             shutdown,
+            max_attempts: 3,
         };
+        let failures = Arc::new(std::sync::atomic::AtomicU32::new(failures));
         let settings = JudgeSettings {
             wall_factor: 2,
             max_processes: 4,
         };
         let handles = (0..workers)
             .map(|i| {
-                let judge =
-                    Judge::new(Arc::new(Echo { delay }), settings.clone()).with_checker(same);
+                let echo = Echo {
+                    delay,
+                    failures: Arc::clone(&failures),
+                };
+                let judge = Judge::new(Arc::new(echo), settings.clone()).with_checker(same);
                 spawn(format!("w{i}"), judge, ctx.clone())
             })
             .collect();
@@ -291,6 +348,7 @@ mod tests {
             problem: problem.into(),
             language: "c".into(),
             source: source.into(),
+            owner: None,
         }
     }
 
@@ -348,5 +406,43 @@ mod tests {
         let s = store.get(id).await.unwrap().unwrap();
         assert_eq!(s.status, Status::Queued);
         assert!(s.tests.is_empty());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_judge_failing_every_time_ends_as_se_with_the_cause_after_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, ctx, stop, handles) =
+            setup_failing(dir.path(), Duration::ZERO, 1, u32::MAX).await;
+        let id = store.enqueue(new("p", "x")).await.unwrap();
+        ctx.wake.notify_one();
+        wait_until(&store, id, Status::Done).await;
+        let s = store.get(id).await.unwrap().unwrap();
+        assert_eq!(s.verdict, Some(Verdict::SE));
+        let message = s.message.unwrap();
+        assert!(message.contains("3 times"), "{message}");
+        assert!(message.contains("EMFILE"), "{message}");
+        stop.send(true).unwrap();
+        for h in handles {
+            h.await.unwrap();
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_transient_judge_failure_is_retried_and_the_real_verdict_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        // The first test of the first attempt fails on the judge's side, then all is well.
+        let (store, ctx, stop, handles) = setup_failing(dir.path(), Duration::ZERO, 1, 1).await;
+        let id = store.enqueue(new("p", "x")).await.unwrap();
+        ctx.wake.notify_one();
+        wait_until(&store, id, Status::Done).await;
+        let s = store.get(id).await.unwrap().unwrap();
+        assert_eq!(
+            (s.verdict, s.score, s.tests.len(), s.message),
+            (Some(Verdict::AC), Some(100), 3, None)
+        );
+        stop.send(true).unwrap();
+        for h in handles {
+            h.await.unwrap();
+        }
     }
 }

@@ -62,17 +62,8 @@ async fn kill_9_while_judging_then_restart_finishes_everything() {
     for (s, (file, _, expected)) in done.iter().zip(cases) {
         assert_eq!(s["verdict"], expected, "{file}: {s}");
     }
-    let left = leftovers_of(killed);
+    let left = sandbox_support::leftovers_of(killed);
     assert!(left.is_empty(), "left by the killed daemon: {left:?}");
-}
-
-/// Box folders, compiled programs and cgroups whose name says process `pid` made them.
-fn leftovers_of(pid: i32) -> Vec<std::path::PathBuf> {
-    let program = format!("program-{pid}-");
-    let slot = format!("-{pid}-");
-    sandbox_support::judge_leftovers(|name| {
-        name.starts_with(&program) || (name.starts_with("slot") && name.contains(&slot))
-    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -107,7 +107,13 @@ fn pids_limit_holds_then_fork_bomb_is_contained() {
         matches!(r.status, RunStatus::TimeLimit | RunStatus::MemoryLimit),
         "fork bomb not ended by a limit: {r:?}"
     );
-    assert!(r.time_ms <= 1500 && r.wall_ms < 3000, "{r:?}");
+    // Ended by a limit, promptly: on a loaded machine the bomb gets less CPU than wall time
+    // and the wall-clock watchdog (3 s) ends it, so the wall figure may reach the wall limit
+    // (plus the watchdog's own teardown), never more.
+    assert!(
+        r.time_ms <= 1500 && r.wall_ms <= l.wall_time_ms + 250,
+        "{r:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 

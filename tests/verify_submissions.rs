@@ -4,6 +4,8 @@
 
 #[path = "fixtures/config.rs"]
 mod config;
+#[path = "fixtures/package.rs"]
+mod package;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,23 +19,7 @@ fn root() -> PathBuf {
 /// package, copied to `folder/file` or to the folder given as the second element).
 fn package(dir: &Path, solutions: &[(&str, &str)]) -> PathBuf {
     let src = root().join("problems/binary-sudoku");
-    let pkg = dir.join("problems/binary-sudoku");
-    for sub in ["data/sample", "data/secret"] {
-        std::fs::create_dir_all(pkg.join(sub)).unwrap();
-    }
-    for file in [
-        "problem.toml",
-        "statement.md",
-        "data/sample/1.in",
-        "data/sample/1.ans",
-    ] {
-        std::fs::copy(src.join(file), pkg.join(file)).unwrap();
-    }
-    let secret = pkg.join("data/secret");
-    std::fs::write(secret.join("01-zeros.in"), "000000000\n".repeat(9)).unwrap();
-    std::fs::write(secret.join("01-zeros.ans"), "0\n").unwrap();
-    std::fs::write(secret.join("02-ones.in"), "111111111\n".repeat(9)).unwrap();
-    std::fs::write(secret.join("02-ones.ans"), "9\n").unwrap();
+    let pkg = package::small_binary_sudoku(dir);
     for (from, folder) in solutions {
         let file = Path::new(from).file_name().unwrap();
         let dest = pkg.join("submissions").join(folder);

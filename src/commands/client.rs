@@ -9,13 +9,16 @@ use sudojudge::config::Config;
 use sudojudge::judge::{table, CompileInfo, JudgeReport, Verdict};
 use sudojudge::store::{Status, Submission};
 
-/// `--server URL`, shared by `submit` and `status`.
+/// `--server URL` and `--token`, shared by `submit` and `status`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServerArgs {
     /// Address of the daemon: `http://HOST:PORT`, or `HOST:PORT` [default: $SUDOJUDGE_SERVER,
     /// else the config's [server] listen address].
     #[arg(long, value_name = "URL", env = "SUDOJUDGE_SERVER")]
     pub server: Option<String>,
+    /// API token (from `sudojudge user token` or POST /api/login); not needed in open mode.
+    #[arg(long, env = "SUDOJUDGE_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
 }
 
 impl ServerArgs {
@@ -59,10 +62,18 @@ fn default_server(listen: &str) -> String {
     }
 }
 
-/// An HTTP client with a timeout, so an unreachable daemon is an error, not a hang.
-pub fn client() -> anyhow::Result<reqwest::Client> {
+/// An HTTP client with a timeout, so an unreachable daemon is an error, not a hang, that
+/// sends `token` (if any) as `Authorization: Bearer` with every request.
+pub fn client(token: Option<&str>) -> anyhow::Result<reqwest::Client> {
+    let mut headers = reqwest::header::HeaderMap::new();
+    if let Some(token) = token {
+        let value = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+            .context("the token is not a valid header value")?;
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+    }
     reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
+        .default_headers(headers)
         .build()
         .context("building the HTTP client")
 }
@@ -129,6 +140,7 @@ pub fn show(value: &serde_json::Value, submission: Submission, json: bool) -> Ex
 fn to_report(s: &Submission) -> JudgeReport {
     let s = s.clone();
     JudgeReport {
+        judge_failure: None,
         problem: s.problem,
         language: s.language,
         verdict: s.verdict.unwrap_or(Verdict::SE),

@@ -11,12 +11,15 @@ mod check;
 mod client;
 mod doctor;
 mod gen;
+mod grade;
 mod judge;
+mod judging;
 mod run;
 mod serve;
 mod solve;
 mod status;
 mod submit;
+mod user;
 mod verify;
 mod verify_contests;
 mod verify_judging;
@@ -50,12 +53,17 @@ pub enum Command {
     Verify(verify::Args),
     /// Regenerate a problem's data/secret deterministically.
     Gen(gen::Args),
+    /// Grade a class: a folder of student submissions to a table, CSV or JSON, with a
+    /// similarity report.
+    Grade(grade::Args),
     /// Post a source to a running daemon.
     Submit(submit::Args),
     /// A submission's state and verdict, from a running daemon.
     Status(status::Args),
     /// What the sandbox can use on this host, and what is missing.
     Doctor(doctor::Args),
+    /// Accounts: add, import, list, disable, enable, token.
+    User(user::Args),
     /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit,
@@ -127,9 +135,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(config, args),
         Command::Verify(args) => verify::run(config, args),
         Command::Gen(args) => gen::run(config, args),
+        Command::Grade(args) => grade::run(config, args),
         Command::Submit(args) => submit::run(config, args),
         Command::Status(args) => status::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
+        Command::User(args) => user::run(config, args),
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),

@@ -29,7 +29,12 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
-        let (value, submission) = client::fetch(&client::client()?, &base, args.id).await?;
+        let (value, submission) = client::fetch(
+            &client::client(args.server.token.as_deref())?,
+            &base,
+            args.id,
+        )
+        .await?;
         Ok(client::show(&value, submission, args.json))
     })
 }

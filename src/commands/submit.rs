@@ -51,7 +51,7 @@ async fn submit(
     language: &str,
     source: String,
 ) -> anyhow::Result<ExitCode> {
-    let client = client::client()?;
+    let client = client::client(args.server.token.as_deref())?;
     let body = serde_json::json!({"problem": args.problem, "language": language, "source": source});
     let response = client
         .post(format!("{base}/api/submissions"))

@@ -13,7 +13,7 @@ use super::executor::{Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo};
 
 /// The result of one custom run (the `run --json` object of the design notes).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RunResult {
     /// ok, runtime_error, time_limit, memory_limit, output_limit, compile_error, system_error.
     pub status: String,

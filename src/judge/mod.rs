@@ -4,22 +4,28 @@
 //! - [`report`]: the per-test and per-submission results (the `judge --json` object).
 //! - [`executor`]: the small trait the judge needs from the sandbox.
 //! - [`pipeline`]: the judging itself over an executor.
+//! - [`pool`]: many sources judged in parallel, one judge (sandbox slot) per task.
 //! - [`table`]: the human-readable table.
+//! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
 pub mod executor;
 pub mod pipeline;
+pub mod pool;
 pub mod report;
 pub mod sandboxed;
 pub mod table;
+pub mod timed;
 pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
 pub use executor::{Compilation, Executor, ExecutorError};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
+pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};
 pub use sandboxed::SandboxExecutor;
+pub use timed::Timed;
 pub use verdict::Verdict;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::problem::{CheckerKind, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
-use super::executor::{Compilation, Executor};
+use super::executor::{Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
 use super::verdict::Verdict;
 
@@ -136,16 +136,19 @@ impl<E: Executor> Judge<E> {
         let lang = language.to_string();
         let joined = tokio::task::spawn_blocking(move || executor.compile(&lang, &source)).await;
         let se = |cause: String| {
-            Compiled::Done(JudgeReport::without_tests(
-                &problem.id,
-                language,
-                Verdict::SE,
-                CompileInfo {
-                    ok: false,
-                    log: String::new(),
-                },
-                Some(cause),
-            ))
+            Compiled::Done(
+                JudgeReport::without_tests(
+                    &problem.id,
+                    language,
+                    Verdict::SE,
+                    CompileInfo {
+                        ok: false,
+                        log: String::new(),
+                    },
+                    Some(cause.clone()),
+                )
+                .failed_judge(cause),
+            )
         };
         match joined {
             Err(e) => se(format!("compile task failed: {e}")),
@@ -191,27 +194,39 @@ impl<E: Executor> Judge<E> {
         let joined = tokio::task::spawn_blocking(move || {
             let mut results = Vec::with_capacity(tests.len());
             let mut degraded = false;
+            let mut failure = None;
             for test in &tests {
                 if stop() {
                     return Err(Interrupted);
                 }
-                let (result, was_degraded) =
-                    judge_test(&*executor, &program, test, limits, checker, check);
-                degraded |= was_degraded;
-                let failed = result.verdict != Verdict::AC;
-                results.push(result);
+                let failed = match run_and_check(&*executor, &program, test, limits, checker, check)
+                {
+                    Ok((result, was_degraded)) => {
+                        degraded |= was_degraded;
+                        let failed = result.verdict != Verdict::AC;
+                        results.push(result);
+                        failed
+                    }
+                    Err(e) => {
+                        let cause = format!("sandbox: {e}");
+                        failure.get_or_insert_with(|| format!("test {}: {cause}", test.name));
+                        results.push(system_error(&test.name, cause));
+                        true
+                    }
+                };
                 if failed && mode == JudgeMode::StopAtFirstFailure {
                     break;
                 }
             }
-            Ok((results, degraded))
+            Ok((results, degraded, failure))
         })
         .await;
         match joined {
-            Ok(Ok((results, degraded))) => {
+            Ok(Ok((results, degraded, failure))) => {
                 let passed = results.iter().filter(|t| t.verdict == Verdict::AC).count();
                 let mut report =
                     JudgeReport::from_tests(&problem.id, language, compile, results, degraded);
+                report.judge_failure = failure;
                 // Tests skipped after a failure count as not passed.
                 if let Some(share) = (passed * 100).checked_div(total) {
                     report.score = u32::try_from(share).unwrap_or(0);
@@ -219,13 +234,17 @@ impl<E: Executor> Judge<E> {
                 Ok(report)
             }
             Ok(Err(Interrupted)) => Err(Interrupted),
-            Err(e) => Ok(JudgeReport::without_tests(
-                &problem.id,
-                language,
-                Verdict::SE,
-                compile,
-                Some(format!("the test task failed: {e}")),
-            )),
+            Err(e) => {
+                let cause = format!("the test task failed: {e}");
+                Ok(JudgeReport::without_tests(
+                    &problem.id,
+                    language,
+                    Verdict::SE,
+                    compile,
+                    Some(cause.clone()),
+                )
+                .failed_judge(cause))
+            }
         }
     }
 
@@ -278,10 +297,22 @@ pub fn judge_test<E: Executor>(
     checker: CheckerKind,
     check: CheckFn,
 ) -> (TestResult, bool) {
-    let report = match executor.run(program, &test.input, limits) {
-        Ok(report) => report,
-        Err(e) => return (system_error(&test.name, format!("sandbox: {e}")), false),
-    };
+    match run_and_check(executor, program, test, limits, checker, check) {
+        Ok(judged) => judged,
+        Err(e) => (system_error(&test.name, format!("sandbox: {e}")), false),
+    }
+}
+
+/// [`judge_test`], with the executor's failure (the judge's fault) kept apart.
+fn run_and_check<E: Executor>(
+    executor: &E,
+    program: &E::Program,
+    test: &TestCase,
+    limits: Limits,
+    checker: CheckerKind,
+    check: CheckFn,
+) -> Result<(TestResult, bool), ExecutorError> {
+    let report = executor.run(program, &test.input, limits)?;
     let degraded = report.degraded;
     let (verdict, message) = match report.status {
         RunStatus::Ok => check_output(test, &report, checker, check),
@@ -312,7 +343,7 @@ pub fn judge_test<E: Executor>(
         signal: report.signal,
         message,
     };
-    (result, degraded)
+    Ok((result, degraded))
 }
 
 fn check_output(

@@ -8,7 +8,7 @@ use super::verdict::{aggregate, Verdict};
 pub const MAX_COMPILE_LOG_BYTES: usize = 16 * 1024;
 
 /// The compile step's outcome as reported to users.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct CompileInfo {
     /// Whether the compile produced a program.
     pub ok: bool,
@@ -17,7 +17,7 @@ pub struct CompileInfo {
 }
 
 /// One test's outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TestResult {
     /// The test's name (`sample/1`, `secret/03`...).
     pub name: String,
@@ -62,6 +62,11 @@ pub struct JudgeReport {
     /// Set when some run was not fully isolated (degraded mode allowed by config).
     #[serde(default)]
     pub degraded: bool,
+    /// Set when the judge itself failed (the sandbox could not set a box up, the helper
+    /// died, a descriptor limit, a task panicked): the verdict is then not the submission's,
+    /// and the worker judges it again (a bounded number of times). Not part of the JSON.
+    #[serde(skip)]
+    pub judge_failure: Option<String>,
 }
 
 impl JudgeReport {
@@ -88,6 +93,7 @@ impl JudgeReport {
             tests,
             message,
             degraded,
+            judge_failure: None,
         }
     }
 
@@ -110,7 +116,15 @@ impl JudgeReport {
             tests: Vec::new(),
             message,
             degraded: false,
+            judge_failure: None,
         }
+    }
+
+    /// This report, marked as the judge's failure with `cause` (see
+    /// [`JudgeReport::judge_failure`]).
+    pub fn failed_judge(mut self, cause: String) -> JudgeReport {
+        self.judge_failure = Some(cause);
+        self
     }
 }
 

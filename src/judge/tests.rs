@@ -9,8 +9,9 @@ use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::*;
 
-/// A fake "program" is its source text: a behaviour keyed on the test input.
-struct Fake;
+/// A fake "program" is its source text: a behaviour keyed on the test input (also used by the
+/// tests of the modules that judge many sources).
+pub(crate) struct Fake;
 
 fn report(status: RunStatus, stdout: &[u8]) -> RunReport {
     RunReport {
@@ -68,7 +69,12 @@ impl Executor for Fake {
     }
 }
 
-fn fake_check(_: CheckerKind, _input: &[u8], output: &[u8], answer: &[u8]) -> CheckOutcome {
+pub(crate) fn fake_check(
+    _: CheckerKind,
+    _input: &[u8],
+    output: &[u8],
+    answer: &[u8],
+) -> CheckOutcome {
     if answer == b"!" {
         CheckOutcome::JudgeError("answer file is malformed".into())
     } else if output.trim_ascii() == answer.trim_ascii() {
@@ -78,7 +84,7 @@ fn fake_check(_: CheckerKind, _input: &[u8], output: &[u8], answer: &[u8]) -> Ch
     }
 }
 
-fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
+pub(crate) fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
     let tests = tests
         .iter()
         .map(|(name, input, answer)| {
@@ -99,7 +105,7 @@ fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
     crate::problem::test_problem(dir, tests)
 }
 
-fn judge() -> Judge<Fake> {
+pub(crate) fn judge() -> Judge<Fake> {
     let settings = JudgeSettings {
         wall_factor: 3,
         max_processes: 8,

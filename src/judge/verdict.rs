@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The outcome of one test or of a whole submission (the design notes' verdict list).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Verdict {
     /// Accepted.
     AC,
@@ -29,6 +29,18 @@ pub enum Verdict {
 pub struct UnknownVerdict(pub String);
 
 impl Verdict {
+    /// Every verdict, in the order summaries list them.
+    pub const ALL: [Verdict; 8] = [
+        Verdict::AC,
+        Verdict::WA,
+        Verdict::TLE,
+        Verdict::MLE,
+        Verdict::OLE,
+        Verdict::RE,
+        Verdict::CE,
+        Verdict::SE,
+    ];
+
     /// The two-letter name used in JSON, the database and tables.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -158,16 +170,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for v in [
-            Verdict::AC,
-            Verdict::WA,
-            Verdict::TLE,
-            Verdict::MLE,
-            Verdict::OLE,
-            Verdict::RE,
-            Verdict::CE,
-            Verdict::SE,
-        ] {
+        for v in Verdict::ALL {
             assert_eq!(Verdict::parse(v.as_str()).unwrap(), v);
             assert_eq!(serde_json::to_string(&v).unwrap(), format!("\"{v}\""));
         }

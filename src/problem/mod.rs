@@ -70,7 +70,7 @@ pub fn is_valid_id(id: &str) -> bool {
 }
 
 /// Which checker verifies a problem's output; one per problem kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CheckerKind {
     /// Grid validity for every puzzle of a batch (`sudoku`, `sudoku-hard`).

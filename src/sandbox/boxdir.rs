@@ -3,7 +3,9 @@
 //!
 //! Layout of one run under `box_root` (root-only, mode 0700):
 //! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/stdout`, `<run>/stderr`
-//! (root-only, outside the box).
+//! (root-only, outside the box). As root, the box is not that folder but a file system of
+//! its own ([`super::boxfs`]), never attached on the host: `<run>/box` then stays empty and
+//! the run's files are reached through the mount's descriptor alone.
 
 use std::fs::File;
 use std::io::Read;
@@ -11,6 +13,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+use super::boxfs::{self, BoxFs};
 
 /// Errors handling box folders; each names its path.
 #[derive(Debug, thiserror::Error)]
@@ -135,7 +139,10 @@ fn openat(dir: &OwnedFd, name: &str, flags: i32, mode: u32) -> std::io::Result<F
 #[derive(Debug)]
 pub struct RunDir {
     run: PathBuf,
+    /// The box's root: the `box` folder, or the root of the box's own file system.
     box_fd: OwnedFd,
+    /// Whether `box_fd` is a detached file system of its own ([`boxfs`]).
+    own_fs: bool,
 }
 
 impl RunDir {
@@ -148,6 +155,38 @@ impl RunDir {
             .map_err(io("mkdir", &run))?;
         let dir = RunDir::open(run)?;
         Ok(dir).and_then(|d| d.finish(uid, gid))
+    }
+
+    /// Like [`RunDir::create`], but the box is a file system of its own with `fs`'s size and
+    /// inode bounds (needs root): whatever the program makes there is freed by the kernel
+    /// when the run's mount namespace is gone and this `RunDir` is dropped.
+    pub fn create_with_fs(box_root: &Path, name: &str, fs: &BoxFs) -> Result<RunDir, BoxDirError> {
+        let mut dir = RunDir::create(box_root, name, fs.uid, fs.gid)?;
+        let mount = boxfs::create(fs).map_err(io("make the box file system for", &dir.run))?;
+        dir.box_fd = mount;
+        dir.own_fs = true;
+        Ok(dir)
+    }
+
+    /// With a file system of its own: the program's stdout and stderr as two unnamed files
+    /// in it (`O_TMPFILE`, root-only), so no name in the box or on the host leads to them and
+    /// `/proc/self/fd/1` names no host path. `None` when the box is a host folder (the
+    /// helper then creates `stdout` and `stderr` in the run's folder).
+    pub fn output_files(&self) -> Result<Option<(File, File)>, BoxDirError> {
+        if !self.own_fs {
+            return Ok(None);
+        }
+        let make = || {
+            openat(&self.box_fd, ".", libc::O_TMPFILE | libc::O_RDWR, 0o600)
+                .map_err(io("create an output file in", &self.run))
+        };
+        Ok(Some((make()?, make()?)))
+    }
+
+    /// The descriptor of the box's own file system, for the helper to fetch and the init to
+    /// attach at `/box`; `None` when the box is a host folder.
+    pub fn mount_fd(&self) -> Option<i32> {
+        self.own_fs.then(|| self.box_fd.as_raw_fd())
     }
 
     fn open(run: PathBuf) -> Result<RunDir, BoxDirError> {
@@ -177,7 +216,11 @@ impl RunDir {
         }
         // SAFETY: the kernel just returned this fd to us.
         let box_fd = unsafe { OwnedFd::from_raw_fd(fd) };
-        Ok(RunDir { run, box_fd })
+        Ok(RunDir {
+            run,
+            box_fd,
+            own_fs: false,
+        })
     }
 
     fn finish(self, uid: u32, gid: u32) -> Result<RunDir, BoxDirError> {
@@ -198,7 +241,8 @@ impl RunDir {
         &self.run
     }
 
-    /// The host path of the box folder (mounted at `/box`).
+    /// The host path of the box folder (mounted at `/box` unless the box has a file system
+    /// of its own).
     pub fn box_path(&self) -> PathBuf {
         self.run.join("box")
     }
@@ -246,6 +290,7 @@ impl RunDir {
             .unwrap_or(false);
         let mode = if exec { 0o755 } else { 0o644 };
         let dst_path = self.box_path().join(name);
+        // Nothing the box's own file system holds is a host path: this names it in errors.
         let mut dst = openat(
             &self.box_fd,
             name,
@@ -253,6 +298,11 @@ impl RunDir {
             mode,
         )
         .map_err(io("create", &dst_path))?;
+        // The size first: on the box's own file system (`huge=within_size`) the copy then
+        // fills huge pages.
+        if let Ok(meta) = src.metadata() {
+            dst.set_len(meta.len()).map_err(io("size", &dst_path))?;
+        }
         std::io::copy(&mut src, &mut dst).map_err(io("copy into", &dst_path))?;
         dst.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(io("chmod", &dst_path))?;
@@ -316,6 +366,27 @@ pub fn read_capped(path: &Path, max: u64) -> Result<(Vec<u8>, u64), BoxDirError>
     file.take(max)
         .read_to_end(&mut buf)
         .map_err(io("read", path))?;
+    Ok((buf, len))
+}
+
+/// Reads at most `max` bytes of an open output file from its start (whatever its offset),
+/// and its real length.
+pub fn read_capped_file(file: &File, max: u64) -> Result<(Vec<u8>, u64), BoxDirError> {
+    use std::os::unix::fs::FileExt;
+    let what = Path::new("<output file>");
+    let len = file.metadata().map_err(io("stat", what))?.len();
+    let want = len.min(max) as usize;
+    let mut buf = vec![0u8; want];
+    let mut done = 0;
+    while done < want {
+        match file.read_at(&mut buf[done..], done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io("read", what)(e)),
+        }
+    }
+    buf.truncate(done);
     Ok((buf, len))
 }
 

@@ -5,20 +5,26 @@
 //! under [`Limits`] and reports a [`RunReport`].
 //!
 //! The judge process may be multi-threaded (tokio), so it never forks itself: [`Sandbox::run`]
-//! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`init`]) which does
+//! execs the single-threaded helper (`sudojudge __sandbox-init`, see [`helper`]) which does
 //! every namespace, mount, cgroup and credential change and reports back as JSON.
 //!
 //! Module map:
 //! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process.
-//! - [`init`]: the helper and the box's PID 1; [`spec`]: what they exchange.
+//! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
+//!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
+//!   helper exchange.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
-//! - [`boxdir`]: host-side box folders, link-safe copying in and out.
+//! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
+//!   own inode-bounded tmpfs.
 //! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
 //! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups.
 
 pub mod boxdir;
+pub mod boxfs;
 pub mod cgroup;
+pub mod exec;
+pub mod helper;
 pub mod init;
 pub mod namespaces;
 pub mod probe;
@@ -28,10 +34,11 @@ pub mod seccomp;
 pub mod slots;
 pub mod spec;
 pub mod status;
+pub mod supervise;
 
 mod runner;
 
-pub use init::helper_main;
+pub use helper::helper_main;
 pub use probe::{probe, Capabilities};
 pub use runner::{RunOptions, Sandbox, SandboxError, SLOT_WAIT};
 

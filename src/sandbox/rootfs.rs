@@ -191,13 +191,31 @@ pub fn build_template(root: &Path, mounts: &[PathBuf]) -> Result<(), RootfsError
     .map_err(sys("remount read-only", root))
 }
 
+/// What is mounted at `/box`.
+#[derive(Debug, Clone, Copy)]
+pub enum BoxSource<'a> {
+    /// A host folder, bound.
+    Folder(&'a Path),
+    /// The box's own detached file system (see `boxfs`), attached.
+    FileSystem(std::os::fd::BorrowedFd<'a>),
+}
+
+/// Bounds of the box's `/tmp`.
+#[derive(Debug, Clone, Copy)]
+pub struct TmpFs {
+    /// Size in MiB.
+    pub size_mb: u64,
+    /// Files and folders, the root included.
+    pub inodes: u64,
+}
+
 /// In the box's init (a fresh copy of the helper's mount namespace, PID 1 of a fresh PID
 /// namespace): mounts the run's parts into the template at `root` and pivots into it; the
 /// working folder becomes `/box`. A `/dev` other than the template's is a fresh tmpfs over it.
 pub fn enter(
     root: &Path,
-    box_dir: &Path,
-    tmp_size_mb: u64,
+    box_src: BoxSource<'_>,
+    tmp: TmpFs,
     devices: Devices,
 ) -> Result<(), RootfsError> {
     if devices != Devices::Standard {
@@ -221,9 +239,18 @@ pub fn enter(
         .map_err(sys("remount read-only", &dev))?;
     }
     let boxed = root.join("box");
-    bind(box_dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?;
+    match box_src {
+        BoxSource::Folder(dir) => bind(dir, &boxed, MsFlags::MS_NOSUID | MsFlags::MS_NODEV)?,
+        BoxSource::FileSystem(fd) => {
+            super::boxfs::attach(fd, &boxed).map_err(io("attach", &boxed))?
+        }
+    }
+    let opts = format!(
+        "size={}m,nr_inodes={},mode=1777",
+        tmp.size_mb,
+        tmp.inodes.max(2)
+    );
     let tmp = root.join("tmp");
-    let opts = format!("size={tmp_size_mb}m,nr_inodes=16384,mode=1777");
     mount(
         Some("tmpfs"),
         &tmp,

@@ -2,7 +2,9 @@
 //! the helper process, reads the outcome back and tears everything down.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,6 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::boxdir::{self, BoxDirError, RunDir};
+use super::boxfs::BoxFs;
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
 use super::probe::{probe_with, Capabilities};
 use super::rlimits::RlimitPlan;
@@ -131,6 +134,13 @@ fn owner_pid(name: &str, slot: u32) -> Option<i32> {
         .parse()
         .ok()
 }
+
+/// Size of a box's own file system when `box_tmpfs_mb = 0` (its pages are charged to the
+/// run's memory limit as they are written, so this only caps one run's files).
+const DEFAULT_BOX_MB: u64 = 1024;
+
+/// Name of the copy of the input in a box with a file system of its own (`/box/.input`).
+const STDIN_NAME: &str = ".input";
 
 /// Environment every program starts with (the request adds to it).
 const BASE_ENV: &[(&str, &str)] = &[
@@ -275,10 +285,24 @@ impl Sandbox {
         }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let name = format!("{}-{}", self.name, seq);
-        let run_dir = RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?;
+        let run_dir = if self.degraded() {
+            RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?
+        } else {
+            RunDir::create_with_fs(&self.config.box_root, &name, &self.box_fs())?
+        };
         for (in_box, host) in &request.files {
             run_dir.copy_in(in_box, host)?;
         }
+        // A box with a file system of its own reads its input from a copy in it, so nothing
+        // in the box (`/proc/self/fd/0`) names the host path of the judge's test data.
+        let outputs = run_dir.output_files()?;
+        let stdin_in_box = match (&request.stdin, run_dir.mount_fd()) {
+            (Some(host), Some(_)) => {
+                run_dir.copy_in(STDIN_NAME, host)?;
+                Some(STDIN_NAME.to_string())
+            }
+            _ => None,
+        };
         let per_run = match (&self.slot_cgroup, &self.cgroups) {
             (None, Some(m)) => Some(CgroupGuard(m.create(
                 &name,
@@ -319,15 +343,21 @@ impl Sandbox {
             argv: request.argv.clone(),
             env,
             box_dir: run_dir.box_path(),
+            box_fs_fd: run_dir.mount_fd(),
             root_dir: self.template.clone(),
             stdin: request
                 .stdin
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("/dev/null")),
+            stdin_in_box,
+            output_fds: outputs
+                .as_ref()
+                .map(|(o, e)| (o.as_raw_fd(), e.as_raw_fd())),
             stdout: run_dir.stdout_path(),
             stderr: run_dir.stderr_path(),
             mounts: self.config.mounts.clone(),
             tmp_size_mb: self.config.tmp_size_mb,
+            inodes: self.config.box_inodes,
             devices: options.devices,
             uid: self.uid,
             gid: self.gid,
@@ -342,10 +372,16 @@ impl Sandbox {
         let report = self.call_helper(&spec)?;
         let helper_wall = started.elapsed();
 
-        let (stdout, stdout_len) =
-            boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?;
-        let (stderr, stderr_len) =
-            boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?;
+        let ((stdout, stdout_len), (stderr, stderr_len)) = match &outputs {
+            Some((out, err)) => (
+                boxdir::read_capped_file(out, limits.output_bytes)?,
+                boxdir::read_capped_file(err, limits.output_bytes)?,
+            ),
+            None => (
+                boxdir::read_capped(&run_dir.stdout_path(), limits.output_bytes)?,
+                boxdir::read_capped(&run_dir.stderr_path(), limits.output_bytes)?,
+            ),
+        };
         for (in_box, dest) in &request.collect {
             run_dir.collect(in_box, dest, file_size)?;
         }
@@ -377,12 +413,28 @@ impl Sandbox {
         })
     }
 
+    /// Bounds of each box's own file system.
+    fn box_fs(&self) -> BoxFs {
+        BoxFs {
+            size_mb: match self.config.box_tmpfs_mb {
+                0 => DEFAULT_BOX_MB,
+                mb => mb,
+            },
+            inodes: self.config.box_inodes,
+            uid: self.uid,
+            gid: self.gid,
+        }
+    }
+
     fn spawn_server(&self) -> Result<Server, SandboxError> {
         let helper_err = |source| SandboxError::Helper {
             path: self.helper.clone(),
             source,
         };
+        // argv[0] is neutral: the box's init is a clone of the helper, and its
+        // `/proc/1/cmdline` must not name the judge's binary path.
         let mut child = Command::new(&self.helper)
+            .arg0("sudojudge")
             .arg("__sandbox-init")
             .env_clear()
             .stdin(Stdio::piped())

@@ -3,7 +3,9 @@
 //! Written as a short classic-BPF program (one filter, one pass): non-x86-64 ABIs are
 //! killed, x32 numbers and `clone3` get `ENOSYS` (`clone3` passes its flags in memory, which
 //! BPF cannot read; libc then falls back to `clone`), `clone` with any namespace flag and the
-//! listed calls get `EPERM`, everything else is allowed. Threads (`clone` with
+//! listed calls get `EPERM`, `socket`/`socketpair` of any address family but
+//! [`ALLOWED_FAMILIES`] get `EAFNOSUPPORT` (vsock's port space is the host's, netlink talks
+//! to the kernel), everything else is allowed. Threads (`clone` with
 //! `CLONE_THREAD`) still work. Installed with seccompiler's `apply_filter`, which also sets
 //! no_new_privs.
 
@@ -59,6 +61,16 @@ pub const DENIED: &[(&str, libc::c_long)] = &[
     ("quotactl", libc::SYS_quotactl),
     ("iopl", libc::SYS_iopl),
     ("ioperm", libc::SYS_ioperm),
+    ("modify_ldt", libc::SYS_modify_ldt),
+];
+
+/// Address families `socket` and `socketpair` accept: local sockets, and IPv4/IPv6, which
+/// reach nothing from the box's empty network namespace. Any other family (vsock, netlink,
+/// packet, bluetooth, alg, ...) is refused with `EAFNOSUPPORT`.
+pub const ALLOWED_FAMILIES: &[(&str, i32)] = &[
+    ("AF_UNIX", libc::AF_UNIX),
+    ("AF_INET", libc::AF_INET),
+    ("AF_INET6", libc::AF_INET6),
 ];
 
 /// `clone` flags that create namespaces; any of them set is refused.
@@ -103,29 +115,53 @@ fn jump(code: u16, k: u32, jt: usize, jf: usize) -> sock_filter {
     }
 }
 
+/// Index of the first [`DENIED`] check in [`program`].
+const FIRST_DENIED: usize = 9;
+
 /// Builds the filter program (pure; install it with [`install`]).
 pub fn program() -> BpfProgram {
     let n = DENIED.len();
-    let clone_ld = 8 + n;
-    let enosys = 10 + n;
-    let eperm = 11 + n;
+    let f = ALLOWED_FAMILIES.len();
+    // Layout after the DENIED checks: allow, the clone block (2), the socket block (1 + f),
+    // then the returns.
+    let clone_ld = FIRST_DENIED + n + 1;
+    let socket_ld = clone_ld + 2;
+    let enosys = socket_ld + 1 + f;
+    let eafnosupport = enosys + 1;
+    let eperm = enosys + 2;
+    let allow = enosys + 3;
+    let to = |target: usize, pos: usize| target - (pos + 1);
     let mut p = vec![
         stmt(LD_W_ABS, OFF_ARCH),
         jump(JEQ_K, AUDIT_ARCH_X86_64, 1, 0),
         stmt(RET_K, RET_KILL_PROCESS),
         stmt(LD_W_ABS, OFF_NR),
-        jump(JGE_K, X32_SYSCALL_BIT, enosys - 5, 0),
-        jump(JEQ_K, libc::SYS_clone3 as u32, enosys - 6, 0),
-        jump(JEQ_K, libc::SYS_clone as u32, clone_ld - 7, 0),
+        jump(JGE_K, X32_SYSCALL_BIT, to(enosys, 4), 0),
+        jump(JEQ_K, libc::SYS_clone3 as u32, to(enosys, 5), 0),
+        jump(JEQ_K, libc::SYS_clone as u32, to(clone_ld, 6), 0),
+        jump(JEQ_K, libc::SYS_socket as u32, to(socket_ld, 7), 0),
+        jump(JEQ_K, libc::SYS_socketpair as u32, to(socket_ld, 8), 0),
     ];
     for (i, (_, nr)) in DENIED.iter().enumerate() {
-        let pos = 7 + i;
-        p.push(jump(JEQ_K, *nr as u32, eperm - (pos + 1), 0));
+        let pos = FIRST_DENIED + i;
+        p.push(jump(JEQ_K, *nr as u32, to(eperm, pos), 0));
     }
     p.push(stmt(RET_K, RET_ALLOW));
     p.push(stmt(LD_W_ABS, OFF_ARG0_LOW));
-    p.push(jump(JSET_K, NAMESPACE_FLAGS, 1, 2));
+    p.push(jump(
+        JSET_K,
+        NAMESPACE_FLAGS,
+        to(eperm, clone_ld + 1),
+        to(allow, clone_ld + 1),
+    ));
+    p.push(stmt(LD_W_ABS, OFF_ARG0_LOW));
+    for (i, (_, family)) in ALLOWED_FAMILIES.iter().enumerate() {
+        let pos = socket_ld + 1 + i;
+        let miss = if i + 1 == f { to(eafnosupport, pos) } else { 0 };
+        p.push(jump(JEQ_K, *family as u32, to(allow, pos), miss));
+    }
     p.push(stmt(RET_K, RET_ERRNO | libc::ENOSYS as u32));
+    p.push(stmt(RET_K, RET_ERRNO | libc::EAFNOSUPPORT as u32));
     p.push(stmt(RET_K, RET_ERRNO | libc::EPERM as u32));
     p.push(stmt(RET_K, RET_ALLOW));
     p
@@ -160,7 +196,7 @@ mod tests {
         let eperm = p.len() - 2;
         assert_eq!(p[eperm].k, RET_ERRNO | libc::EPERM as u32);
         for (i, (name, nr)) in DENIED.iter().enumerate() {
-            let pos = 7 + i;
+            let pos = FIRST_DENIED + i;
             assert_eq!(p[pos].k, *nr as u32, "{name}");
             assert_eq!(pos + 1 + p[pos].jt as usize, eperm, "{name}");
         }
@@ -207,6 +243,31 @@ mod tests {
                     }
                     if libc::syscall(libc::SYS_getpid) <= 0 {
                         return 16;
+                    }
+                    // AF_VSOCK (40), AF_NETLINK, AF_PACKET: refused; local and IP allowed.
+                    for family in [40, libc::AF_NETLINK, libc::AF_PACKET] {
+                        if libc::socket(family, libc::SOCK_STREAM, 0) != -1
+                            || errno() != libc::EAFNOSUPPORT
+                        {
+                            return 17;
+                        }
+                    }
+                    let mut pair = [0; 2];
+                    if libc::socketpair(40, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) != -1
+                        || errno() != libc::EAFNOSUPPORT
+                    {
+                        return 18;
+                    }
+                    if libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, pair.as_mut_ptr()) != 0
+                    {
+                        return 19;
+                    }
+                    if libc::socket(libc::AF_INET6, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) < 0 {
+                        return 20;
+                    }
+                    if libc::syscall(libc::SYS_modify_ldt, 0, 0, 0) != -1 || errno() != libc::EPERM
+                    {
+                        return 21;
                     }
                     0
                 })();

@@ -16,20 +16,33 @@ pub struct BoxSpec {
     pub argv: Vec<String>,
     /// The complete environment of the program.
     pub env: Vec<(String, String)>,
-    /// Host folder mounted at `/box` (the working folder).
+    /// Host folder mounted at `/box` (the working folder) when `box_fs_fd` is `None`.
     pub box_dir: PathBuf,
+    /// The judge's descriptor of the box's own file system (see `boxfs`): the helper takes
+    /// a copy and the init attaches it at `/box` instead of `box_dir`.
+    #[serde(default)]
+    pub box_fs_fd: Option<i32>,
     /// Empty host folder on which the helper builds the slot's root template (once).
     pub root_dir: PathBuf,
     /// Host file on stdin.
     pub stdin: PathBuf,
-    /// Host file created for stdout (outside the box).
+    /// Instead of `stdin`: a file of the box's own file system (`box_fs_fd`), by name.
+    #[serde(default)]
+    pub stdin_in_box: Option<String>,
+    /// Host file created for stdout (outside the box), unless `outputs_fds` is set.
     pub stdout: PathBuf,
+    /// The judge's descriptors of the program's stdout and stderr, unnamed files in the
+    /// box's own file system: the helper takes copies instead of creating `stdout`/`stderr`.
+    #[serde(default)]
+    pub output_fds: Option<(i32, i32)>,
     /// Host file created for stderr (outside the box).
     pub stderr: PathBuf,
     /// Read-only bind mounts.
     pub mounts: Vec<PathBuf>,
     /// Size of the box's `/tmp`.
     pub tmp_size_mb: u64,
+    /// Inodes of the box's `/tmp` (and of `/box`, set by the judge).
+    pub inodes: u64,
     /// What the box's `/dev` holds.
     pub devices: Devices,
     /// uid the program runs as.

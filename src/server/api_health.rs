@@ -9,6 +9,11 @@ use crate::store::Queue;
 use super::state::AppState;
 
 /// `{"ok","queue_depth","workers","sandbox"}`; 503 when the database does not answer.
+#[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
+    responses(
+        (status = 200, description = "the daemon is up", body = super::openapi::Health),
+        (status = 503, description = "the database does not answer", body = super::openapi::Health),
+    ))]
 pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
     let (ok, depth, error) = match state.store.depth().await {
         Ok(d) => (true, Some(d), None),

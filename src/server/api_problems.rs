@@ -10,7 +10,7 @@ use super::error::{ApiError, ApiResult};
 use super::state::AppState;
 
 /// A problem in the list: its limits.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ProblemSummary {
     /// Problem id.
     pub id: String,
@@ -29,7 +29,7 @@ pub struct ProblemSummary {
 }
 
 /// One sample test, shown with the statement.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Sample {
     /// Test name.
     pub name: String,
@@ -40,7 +40,7 @@ pub struct Sample {
 }
 
 /// A problem with its statement and samples.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ProblemDetail {
     /// Id, title, limits.
     #[serde(flatten)]
@@ -63,12 +63,21 @@ fn summary(p: &Problem) -> ProblemSummary {
     }
 }
 
-/// Every problem with its limits.
+/// Every problem with its limits (public).
+#[utoipa::path(get, path = "/api/problems", operation_id = "list_problems", tag = "problems",
+    responses((status = 200, description = "every problem", body = Vec<ProblemSummary>)))]
 pub async fn list(State(state): State<AppState>) -> Json<Vec<ProblemSummary>> {
     Json(state.problems.values().map(summary).collect())
 }
 
-/// One problem with statement and samples.
+/// One problem with statement and samples (public).
+#[utoipa::path(get, path = "/api/problems/{id}", operation_id = "get_problem", tag = "problems",
+    params(("id" = String, Path, description = "problem id", example = "sudoku")),
+    responses(
+        (status = 200, description = "the problem", body = ProblemDetail),
+        (status = 404, description = "no such problem", body = super::openapi::ErrorBody),
+        (status = 500, description = "a sample could not be read", body = super::openapi::ErrorBody),
+    ))]
 pub async fn get(
     State(state): State<AppState>,
     Path(id): Path<String>,

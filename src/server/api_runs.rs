@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::accounts::Caller;
 use crate::judge::RunResult;
 
 use super::api_submissions::check_language_and_source;
@@ -16,12 +17,14 @@ use super::error::{ApiError, ApiResult};
 use super::state::AppState;
 
 /// The body of `POST /api/runs`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunRequestBody {
     /// Language id.
+    #[schema(example = "python")]
     pub language: String,
     /// The source text.
+    #[schema(example = "print(6 * 7)")]
     pub source: String,
     /// Standard input (empty when absent).
     #[serde(default)]
@@ -52,11 +55,30 @@ pub async fn line_gate(State(state): State<AppState>, req: Request, next: Next) 
     next.run(req).await
 }
 
-/// Compiles and runs a source once on the given stdin.
+/// Compiles and runs a source once on the given stdin; needs a user (or the open mode) and
+/// counts against the user's run rate.
+#[utoipa::path(post, path = "/api/runs", operation_id = "create_run", tag = "runs",
+    request_body = RunRequestBody,
+    responses(
+        (status = 200, description = "the run's result", body = RunResult),
+        (status = 400, description = "malformed JSON", body = super::openapi::ErrorBody),
+        (status = 401, description = "sign in first", body = super::openapi::ErrorBody),
+        (status = 413, description = "source, stdin or body too large", body = super::openapi::ErrorBody),
+        (status = 415, description = "not JSON", body = super::openapi::ErrorBody),
+        (status = 422, description = "unknown language, empty source", body = super::openapi::ErrorBody),
+        (status = 503, description = "every run slot and waiting place is taken; see Retry-After",
+         body = super::openapi::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
+        (status = 429, description = "the user's run rate is used up; see Retry-After",
+         body = super::openapi::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
+        (status = 500, description = "the judge failed", body = super::openapi::ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     body: Result<Json<RunRequestBody>, JsonRejection>,
 ) -> ApiResult<Json<RunResult>> {
+    super::auth::admit_run(&state, &caller)?;
     let Json(req) = body?;
     check_language_and_source(&state, &req.language, &req.source)?;
     if req.stdin.len() > state.max_stdin_bytes {
@@ -88,5 +110,6 @@ pub async fn create(
     if let Some(cause) = &result.message {
         tracing::error!(cause = %cause, "custom run failed: system error");
     }
-    Ok(Json(super::feedback::redact_run(state.feedback, result)))
+    let view = crate::accounts::access::feedback(&caller, state.feedback);
+    Ok(Json(super::feedback::redact_run(view, result)))
 }

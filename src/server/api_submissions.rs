@@ -6,26 +6,32 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
-use crate::store::{NewSubmission, Queue, RejudgeOutcome, Status, Submission};
+use crate::accounts::{access, Caller};
+use crate::store::{AccountStore, NewSubmission, Queue, RejudgeOutcome, Status, Submission};
 
+use super::auth::{allow, refusal};
 use super::error::{ApiError, ApiResult};
 use super::feedback::redact;
+use super::openapi::ErrorBody;
 use super::state::AppState;
 
 /// The body of `POST /api/submissions`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitRequest {
     /// Problem id.
+    #[schema(example = "sudoku")]
     pub problem: String,
     /// Language id.
+    #[schema(example = "python")]
     pub language: String,
     /// The source text.
+    #[schema(example = "print(input())")]
     pub source: String,
 }
 
 /// The answer to a submit or rejudge: where the submission stands.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Accepted {
     /// Submission id.
     pub id: i64,
@@ -62,12 +68,28 @@ pub(crate) fn check_language_and_source(
 /// Seconds a submission refused by a full queue is told to wait (`Retry-After`).
 const QUEUE_RETRY_AFTER_S: u64 = 30;
 
-/// Stores a submission as `queued` (durably, before answering) and wakes a worker; 503 with
-/// `Retry-After` when `[server] max_queued` submissions are already waiting.
+/// Stores a submission as `queued` (durably, before answering), owned by the caller, and
+/// wakes a worker; 503 with `Retry-After` when `[server] max_queued` submissions are already
+/// waiting.
+#[utoipa::path(post, path = "/api/submissions", operation_id = "create_submission", tag = "submissions",
+    request_body = SubmitRequest,
+    responses(
+        (status = 202, description = "stored and queued", body = Accepted),
+        (status = 400, description = "malformed JSON", body = ErrorBody),
+        (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 413, description = "source or body too large", body = ErrorBody),
+        (status = 415, description = "not JSON", body = ErrorBody),
+        (status = 422, description = "unknown problem or language, empty source", body = ErrorBody),
+        (status = 503, description = "the queue is full; see Retry-After", body = ErrorBody,
+         headers(("Retry-After" = u64, description = "seconds"))),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn create(
     State(state): State<AppState>,
+    caller: Caller,
     body: Result<Json<SubmitRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
+    allow(access::submit(&caller), String::new)?;
     let Json(req) = body?;
     if !state.problems.contains_key(&req.problem) {
         return Err(ApiError::UnknownProblem(req.problem));
@@ -77,6 +99,7 @@ pub async fn create(
         problem: req.problem,
         language: req.language,
         source: req.source,
+        owner: caller.user_id(),
     };
     let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
         return Err(ApiError::Busy {
@@ -97,42 +120,71 @@ pub async fn create(
     ))
 }
 
-fn parse_id(id: &str) -> ApiResult<i64> {
-    id.parse::<i64>()
-        .map_err(|_| ApiError::NotFound(format!("no submission {id:?}")))
+fn no_submission(id: &str) -> String {
+    format!("no submission {id}")
 }
 
-/// One submission with its results.
+/// One submission with its results, if the caller may read it (another's is a 404, exactly
+/// like a missing one). Secret tests show what [`access::feedback`] allows.
+#[utoipa::path(get, path = "/api/submissions/{id}", operation_id = "get_submission", tag = "submissions",
+    params(("id" = String, Path, description = "submission id", example = "1")),
+    responses(
+        (status = 200, description = "the submission with its source and results", body = Submission),
+        (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 404, description = "no such submission (or not the caller's)", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn get(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Submission>> {
-    let n = parse_id(&id)?;
-    state
-        .store
-        .get(n)
-        .await?
-        .map(|s| Json(redact(state.feedback, s)))
-        .ok_or_else(|| ApiError::NotFound(format!("no submission {n}")))
+    let found = match id.parse::<i64>() {
+        Ok(n) => state.store.get(n).await?,
+        Err(_) => None,
+    };
+    let Some(submission) = found else {
+        allow(access::read_submission(&caller, None), || {
+            no_submission(&id)
+        })?;
+        return Err(ApiError::NotFound(no_submission(&id)));
+    };
+    allow(access::read_submission(&caller, submission.owner), || {
+        no_submission(&id)
+    })?;
+    let view = access::feedback(&caller, state.feedback);
+    Ok(Json(redact(view, submission)))
 }
 
 /// Query of the submission list.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Only this problem.
     pub problem: Option<String>,
     /// At most this many (default 50, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<u32>,
     /// Only ids below this one (the next page).
     pub before: Option<i64>,
 }
 
-/// Submissions newest first.
+/// Submissions newest first: everyone's for an admin, a contestant's own for a contestant.
+#[utoipa::path(get, path = "/api/submissions", operation_id = "list_submissions", tag = "submissions",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "newest first, without sources or test results", body = Vec<Submission>),
+        (status = 400, description = "bad query", body = ErrorBody),
+        (status = 401, description = "sign in first", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn list(
     State(state): State<AppState>,
+    caller: Caller,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<Submission>>> {
+    let scope = access::list_submissions(&caller).map_err(|d| refusal(d, String::new))?;
     let Query(q) = query?;
     let limit = q.limit.unwrap_or(50);
     if !(1..=500).contains(&limit) {
@@ -142,25 +194,42 @@ pub async fn list(
     }
     let rows = state
         .store
-        .list(
+        .list_scoped(
+            scope,
             q.problem.as_deref().filter(|p| !p.is_empty()),
             limit,
             q.before,
         )
         .await?;
-    Ok(Json(
-        rows.into_iter()
-            .map(|s| redact(state.feedback, s))
-            .collect(),
-    ))
+    let view = access::feedback(&caller, state.feedback);
+    Ok(Json(rows.into_iter().map(|s| redact(view, s)).collect()))
 }
 
-/// Puts a finished submission back in the queue.
+/// Puts a finished submission back in the queue (hosts only).
+#[utoipa::path(post, path = "/api/submissions/{id}/rejudge", operation_id = "rejudge_submission", tag = "submissions",
+    params(("id" = String, Path, description = "submission id", example = "1")),
+    responses(
+        (status = 202, description = "queued again", body = Accepted),
+        (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 403, description = "a contestant's own submission: only an admin rejudges", body = ErrorBody),
+        (status = 404, description = "no such submission (or not the caller's)", body = ErrorBody),
+        (status = 409, description = "being judged right now", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
 pub async fn rejudge(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    let n = parse_id(&id)?;
+    let owner = match id.parse::<i64>() {
+        Ok(n) => state.store.submission_owner(n).await?.map(|o| (n, o)),
+        Err(_) => None,
+    };
+    let Some((n, owner)) = owner else {
+        allow(access::rejudge(&caller, None), || no_submission(&id))?;
+        return Err(ApiError::NotFound(no_submission(&id)));
+    };
+    allow(access::rejudge(&caller, owner), || no_submission(&id))?;
     match state.store.rejudge(n).await? {
         RejudgeOutcome::Requeued | RejudgeOutcome::AlreadyQueued => {
             state.wake.notify_one();

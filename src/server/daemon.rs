@@ -7,9 +7,10 @@ use std::time::Duration;
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
+use crate::accounts::access;
 use crate::config::Config;
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
-use crate::store::{DatabaseOwner, Queue, SqliteStore, StoreError};
+use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
 use super::listener::{self, ConnectionLimits};
@@ -29,6 +30,9 @@ pub enum DaemonError {
         /// Why.
         source: ExecutorError,
     },
+    /// Open mode (no accounts) on an address others can reach; the message says how to fix.
+    #[error("{0}")]
+    OpenMode(String),
     /// The listen address is unusable.
     #[error("cannot listen on {addr}: {source}")]
     Listen {
@@ -74,11 +78,13 @@ impl Daemon {
     {
         let owner = DatabaseOwner::claim(&config.server.database)?;
         let store = SqliteStore::open(&config.server.database).await?;
-        let requeued = store.requeue_stale().await?;
-        if requeued > 0 {
+        let stale = store.requeue_stale(config.queue.max_attempts).await?;
+        if stale.requeued > 0 || stale.failed > 0 {
             tracing::warn!(
-                requeued,
-                "submissions left in flight by a crash are queued again"
+                requeued = stale.requeued,
+                failed = stale.failed,
+                "submissions left in flight by a crash: queued again, or SE after {} attempts",
+                config.queue.max_attempts
             );
         }
         let workers = worker_count(config);
@@ -111,12 +117,16 @@ impl Daemon {
                 addr: config.server.listen.clone(),
                 source,
             })?;
+        let users = store.any_users().await?;
+        access::check_listen(config.accounts.auth, users, addr.ip().is_loopback())
+            .map_err(DaemonError::OpenMode)?;
 
         let ctx = WorkerContext {
             queue: Arc::new(store.clone()),
             problems: Arc::clone(&problems),
             wake: Arc::clone(&wake),
             shutdown: stop_rx.clone(),
+            max_attempts: config.queue.max_attempts,
         };
         let worker_handles = executors
             .into_iter()

@@ -2,7 +2,7 @@
 //! `{"error":{"code","message"}}`.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::http::header::RETRY_AFTER;
+use axum::http::header::{RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -53,6 +53,23 @@ pub enum ApiError {
     /// The request took longer than `[server] request_timeout_ms`.
     #[error("{0}")]
     Timeout(String),
+    /// No valid credentials where accounts are in force.
+    #[error("{0}")]
+    Unauthenticated(String),
+    /// A login with a wrong name or password (never says which).
+    #[error("wrong name or password")]
+    BadCredentials,
+    /// Signed in, but the access rules refuse.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Too many attempts; retry after the given seconds.
+    #[error("{message}; retry in {retry_after_secs} s")]
+    RateLimited {
+        /// Seconds to wait (sent as `Retry-After`).
+        retry_after_secs: u64,
+        /// What was limited.
+        message: String,
+    },
     /// The store failed: the server's fault.
     #[error("storage error: {0}")]
     Store(#[from] StoreError),
@@ -79,6 +96,10 @@ impl ApiError {
             ApiError::BodyTimeout(_) => (StatusCode::REQUEST_TIMEOUT, "body_timeout"),
             ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
             ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
+            ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
+            ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
+            ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -95,10 +116,20 @@ impl IntoResponse for ApiError {
         }
         let body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
         let mut response = (status, Json(body)).into_response();
-        if let ApiError::Busy { retry_after_s, .. } = self {
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(retry_after_s));
+        let headers = response.headers_mut();
+        match &self {
+            ApiError::Busy { retry_after_s, .. } => {
+                headers.insert(RETRY_AFTER, HeaderValue::from(*retry_after_s));
+            }
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => {
+                headers.insert(RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+            }
+            ApiError::Unauthenticated(_) | ApiError::BadCredentials => {
+                headers.insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            _ => {}
         }
         response
     }

@@ -5,8 +5,9 @@
 //! Shown on secret tests, they let a program carry secret inputs out and a lookup table collect
 //! the answers. So a contestant sees, on a secret test, only its verdict, time and memory and a
 //! fixed phrase per verdict; on a sample (public anyway) the full message, except a system
-//! error's. The database keeps everything; the host (and later the admin role) reads it whole.
-//! Accounts will pick the [`Feedback`] per request; today it is `[server] feedback`.
+//! error's. The database keeps everything; the host and admins read it whole. Which view a
+//! caller gets is decided by [`crate::accounts::access::feedback`] (admins: full; contestants:
+//! redacted; the open single-user mode: `[server] feedback`).
 
 pub use crate::config::Feedback;
 use crate::judge::{RunResult, TestResult, Verdict};
@@ -110,6 +111,8 @@ mod tests {
             finished_at: None,
             tests,
             source: None,
+            owner: None,
+            user: None,
         }
     }
 

@@ -15,6 +15,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::extract::ConnectInfo;
+use axum::Extension;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -101,9 +103,9 @@ pub async fn serve(
     };
     tokio::pin!(stopped);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     accept_failed(&e).await;
                     continue;
@@ -126,7 +128,10 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let mut io = TimeoutStream::new(stream);
         io.set_write_timeout(Some(limits.write_timeout));
-        let service = TowerToHyperService::new(app.clone());
+        // What `into_make_service_with_connect_info` would give: the client's address, for
+        // the per-address login limit.
+        let app = app.clone().layer(Extension(ConnectInfo(peer)));
+        let service = TowerToHyperService::new(app);
         let connection =
             graceful.watch(builder.serve_connection(TokioIo::new(Box::pin(io)), service));
         tokio::spawn(async move {

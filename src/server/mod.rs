@@ -2,21 +2,26 @@
 //!
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
-//! - `api_*`: one file per resource (health, problems, submissions, runs).
-//! - [`feedback`]: what a reader may see of secret tests ([`Feedback`]).
+//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me).
+//! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
+//! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
+//! - [`openapi`]: the OpenAPI document, served at `/api/openapi.json`.
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
 
+pub mod api_auth;
 pub mod api_health;
 pub mod api_problems;
 pub mod api_runs;
 pub mod api_submissions;
+pub mod auth;
 pub mod body;
 pub mod daemon;
 pub mod error;
 pub mod feedback;
 pub mod listener;
+pub mod openapi;
 pub mod state;
 
 use std::time::Duration;
@@ -25,7 +30,7 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::Method;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 
 pub use daemon::{Daemon, DaemonError};
@@ -35,6 +40,35 @@ pub use state::AppState;
 
 /// Room for JSON escaping (a source of quotes and backslashes doubles in size) and the fields.
 const BODY_SLACK_BYTES: usize = 64 * 1024;
+
+/// Every route of the API: the router is built from this list, and a test checks that each
+/// path and method in it is in the OpenAPI document.
+fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
+    vec![
+        ("/api/health", get(api_health::get)),
+        ("/api/problems", get(api_problems::list)),
+        ("/api/problems/{id}", get(api_problems::get)),
+        (
+            "/api/submissions",
+            post(api_submissions::create).get(api_submissions::list),
+        ),
+        ("/api/submissions/{id}", get(api_submissions::get)),
+        (
+            "/api/submissions/{id}/rejudge",
+            post(api_submissions::rejudge),
+        ),
+        ("/api/runs", post(api_runs::create)),
+        ("/api/login", post(api_auth::login)),
+        ("/api/logout", post(api_auth::logout)),
+        ("/api/me", get(api_auth::me)),
+        ("/api/openapi.json", get(openapi::get)),
+    ]
+}
+
+/// The paths the router serves (axum cannot list them), for the OpenAPI coverage test.
+pub fn route_paths() -> Vec<&'static str> {
+    routes().into_iter().map(|(path, _)| path).collect()
+}
 
 /// The API's routes over `state`.
 ///
@@ -48,21 +82,14 @@ pub fn router(state: AppState) -> Router {
         timeout: state.body_timeout,
     };
     let request_timeout = state.request_timeout;
-    Router::new()
-        .route("/api/health", get(api_health::get))
-        .route("/api/problems", get(api_problems::list))
-        .route("/api/problems/{id}", get(api_problems::get))
-        .route(
-            "/api/submissions",
-            post(api_submissions::create).get(api_submissions::list),
-        )
-        .route("/api/submissions/{id}", get(api_submissions::get))
-        .route(
-            "/api/submissions/{id}/rejudge",
-            post(api_submissions::rejudge),
-        )
-        .route("/api/runs", post(api_runs::create))
+    routes()
+        .into_iter()
+        .fold(Router::new(), |r, (path, method)| r.route(path, method))
         .fallback(not_found)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            auth::identify,
+        ))
         .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             body::read_whole(body_limits, req, next)

@@ -46,10 +46,13 @@ pub struct AppState {
     pub body_timeout: Duration,
     /// Time a request may take from its headers to its answer.
     pub request_timeout: Duration,
+    /// Accounts settings and the login and run rate limits.
+    pub auth: Arc<super::auth::Auth>,
 }
 
 impl AppState {
-    /// The state of a server on `config`: its request limits, its lines, its feedback rule.
+    /// The state of a server on `config`: its request limits, its lines, its feedback rule,
+    /// its accounts settings and rate limits.
     /// `runner` is `None` for a server that runs no custom invocations.
     pub fn new(
         config: &Config,
@@ -81,6 +84,7 @@ impl AppState {
             feedback: config.server.feedback,
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
+            auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
         }
     }
 }

@@ -3,16 +3,20 @@
 //! - [`model`]: the stored shapes (status, submissions as the API shows them).
 //! - [`queue`]: the [`Queue`] trait the server and workers depend on.
 //! - [`sqlite`]: [`SqliteStore`], the SQLite implementation (WAL, `BEGIN IMMEDIATE` writes).
+//! - [`accounts`]: the [`AccountStore`] trait: users, tokens, submission owners.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a database.
 
+pub mod accounts;
 pub mod model;
 pub mod owner;
 pub mod queue;
 pub mod sqlite;
+mod sqlite_accounts;
 
 use std::path::PathBuf;
 
-pub use model::{Claimed, NewSubmission, RejudgeOutcome, Status, Submission};
+pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
+pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
@@ -69,6 +73,17 @@ pub enum StoreError {
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+    /// A user name is taken (or given twice in one import): nothing was written.
+    #[error("user {0:?} already exists")]
+    DuplicateUser(String),
+    /// A stored user makes no sense (edited by hand, or a newer schema).
+    #[error("user {name}: corrupt stored value: {what}")]
+    CorruptUser {
+        /// The stored name.
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
     /// A stored value makes no sense (edited by hand, or a newer schema).
     #[error("submission {id}: corrupt stored value: {what}")]
     Corrupt {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::judge::{CompileInfo, TestResult, Verdict};
 
 /// Where a submission is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Stored, waiting for a worker.
@@ -49,6 +49,8 @@ pub struct NewSubmission {
     pub language: String,
     /// The source text.
     pub source: String,
+    /// The user who made it (`None`: open single-user mode, or the CLI).
+    pub owner: Option<i64>,
 }
 
 /// A submission a worker has claimed: what it needs to judge it.
@@ -67,7 +69,7 @@ pub struct Claimed {
 }
 
 /// A submission with its results, as `GET /api/submissions/{id}` shows it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Submission {
     /// Submission id.
     pub id: i64,
@@ -100,6 +102,21 @@ pub struct Submission {
     /// The source text (absent from listings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The owner's user id (`None` for open-mode work); for the access rules, not shown.
+    #[serde(skip)]
+    pub owner: Option<i64>,
+    /// The owner's name (`null` for submissions made in the open single-user mode).
+    #[serde(default)]
+    pub user: Option<String>,
+}
+
+/// What [`super::Queue::requeue_stale`] did at start-up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StaleOutcome {
+    /// Submissions queued again.
+    pub requeued: u64,
+    /// Submissions stored as `SE`: the judge had died judging them `max_attempts` times.
+    pub failed: u64,
 }
 
 /// What a rejudge request found.
@@ -132,6 +149,8 @@ pub(crate) struct SubmissionRow {
     pub degraded: bool,
     pub created_at: String,
     pub finished_at: Option<String>,
+    pub user_id: Option<i64>,
+    pub user: Option<String>,
 }
 
 #[derive(Debug, sqlx::FromRow)]

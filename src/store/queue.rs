@@ -5,7 +5,7 @@ use std::future::Future;
 
 use crate::judge::JudgeReport;
 
-use super::model::{Claimed, NewSubmission, RejudgeOutcome};
+use super::model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome};
 use super::StoreError;
 
 /// Durable queue operations the server and the workers rely on.
@@ -54,8 +54,14 @@ pub trait Queue: Send + Sync + 'static {
     fn release(&self, id: i64, attempt: i64)
         -> impl Future<Output = Result<(), StoreError>> + Send;
 
-    /// Puts every `compiling`/`running` submission back in the queue (start-up after a crash).
-    fn requeue_stale(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
+    /// Start-up after a crash: every `compiling`/`running` submission was a failed attempt
+    /// (the judge died judging it). Those claimed fewer than `max_attempts` times go back in
+    /// the queue; the others are stored as `SE` with the crash as the cause, so a submission
+    /// that kills the daemon cannot do it forever.
+    fn requeue_stale(
+        &self,
+        max_attempts: u32,
+    ) -> impl Future<Output = Result<StaleOutcome, StoreError>> + Send;
 
     /// Queues a finished submission again.
     fn rejudge(&self, id: i64) -> impl Future<Output = Result<RejudgeOutcome, StoreError>> + Send;

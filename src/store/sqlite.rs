@@ -12,7 +12,8 @@ use sqlx::SqlitePool;
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 
 use super::model::{
-    Claimed, NewSubmission, RejudgeOutcome, Status, Submission, SubmissionRow, TestRow,
+    Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission, SubmissionRow,
+    TestRow,
 };
 use super::queue::Queue;
 use super::StoreError;
@@ -22,8 +23,8 @@ const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 /// Submissions, test results and the queue in one SQLite file.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
-    writer: SqlitePool,
-    reader: SqlitePool,
+    pub(super) writer: SqlitePool,
+    pub(super) reader: SqlitePool,
 }
 
 impl SqliteStore {
@@ -73,10 +74,13 @@ impl SqliteStore {
     /// One submission with its test results and source.
     pub async fn get(&self, id: i64) -> Result<Option<Submission>, StoreError> {
         let mut tx = self.reader.begin().await?;
-        let row: Option<SubmissionRow> = sqlx::query_as("SELECT * FROM submissions WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let row: Option<SubmissionRow> = sqlx::query_as(
+            "SELECT s.*, u.name AS user FROM submissions s LEFT JOIN users u ON u.id = s.user_id
+             WHERE s.id = ?",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
         let Some(row) = row else {
             return Ok(None);
         };
@@ -103,17 +107,30 @@ impl SqliteStore {
         limit: u32,
         before: Option<i64>,
     ) -> Result<Vec<Submission>, StoreError> {
+        self.list_owned(None, problem, limit, before).await
+    }
+
+    /// [`SqliteStore::list`] of one owner's submissions (`None`: everyone's).
+    pub(super) async fn list_owned(
+        &self,
+        owner: Option<i64>,
+        problem: Option<&str>,
+        limit: u32,
+        before: Option<i64>,
+    ) -> Result<Vec<Submission>, StoreError> {
         let rows: Vec<SubmissionRow> = sqlx::query_as(
-            "SELECT id, problem, language, NULL AS source, status, verdict, score, time_ms,
-                    memory_kib, compile_ok, compile_log, message, degraded, created_at,
-                    finished_at
-             FROM submissions
-             WHERE (?1 IS NULL OR problem = ?1) AND (?2 IS NULL OR id < ?2)
-             ORDER BY id DESC LIMIT ?3",
+            "SELECT s.id, s.problem, s.language, NULL AS source, s.status, s.verdict, s.score,
+                    s.time_ms, s.memory_kib, s.compile_ok, s.compile_log, s.message, s.degraded,
+                    s.created_at, s.finished_at, s.user_id, u.name AS user
+             FROM submissions s LEFT JOIN users u ON u.id = s.user_id
+             WHERE (?1 IS NULL OR s.problem = ?1) AND (?2 IS NULL OR s.id < ?2)
+               AND (?4 IS NULL OR s.user_id = ?4)
+             ORDER BY s.id DESC LIMIT ?3",
         )
         .bind(problem)
         .bind(before)
         .bind(i64::from(limit))
+        .bind(owner)
         .fetch_all(&self.reader)
         .await?;
         rows.into_iter().map(to_submission).collect()
@@ -125,11 +142,13 @@ async fn insert_queued(
     new: &NewSubmission,
 ) -> Result<i64, StoreError> {
     let id = sqlx::query_scalar(
-        "INSERT INTO submissions (problem, language, source) VALUES (?, ?, ?) RETURNING id",
+        "INSERT INTO submissions (problem, language, source, user_id) VALUES (?, ?, ?, ?)
+         RETURNING id",
     )
     .bind(&new.problem)
     .bind(&new.language)
     .bind(&new.source)
+    .bind(new.owner)
     .fetch_one(tx)
     .await?;
     Ok(id)
@@ -168,6 +187,8 @@ fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
         finished_at: row.finished_at,
         tests: Vec::new(),
         source: row.source,
+        owner: row.user_id,
+        user: row.user,
     })
 }
 
@@ -326,9 +347,21 @@ impl Queue for SqliteStore {
         Ok(())
     }
 
-    async fn requeue_stale(&self) -> Result<u64, StoreError> {
+    async fn requeue_stale(&self, max_attempts: u32) -> Result<StaleOutcome, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let n = sqlx::query(
+        let failed = sqlx::query(&format!(
+            "UPDATE submissions
+             SET status = 'done', verdict = 'SE', score = 0, time_ms = 0, memory_kib = 0,
+                 message = 'the judge stopped while judging this submission, ' || attempt ||
+                           ' times (it crashed or was killed); not judged again',
+                 worker = NULL, finished_at = {NOW}
+             WHERE status IN ('compiling', 'running') AND attempt >= ?"
+        ))
+        .bind(i64::from(max_attempts))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let requeued = sqlx::query(
             "UPDATE submissions SET status = 'queued', worker = NULL
              WHERE status IN ('compiling', 'running')",
         )
@@ -336,7 +369,7 @@ impl Queue for SqliteStore {
         .await?
         .rows_affected();
         tx.commit().await?;
-        Ok(n)
+        Ok(StaleOutcome { requeued, failed })
     }
 
     async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {

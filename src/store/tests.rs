@@ -8,6 +8,7 @@ fn new(problem: &str) -> NewSubmission {
         problem: problem.into(),
         language: "c".into(),
         source: "int main(){}".into(),
+        owner: None,
     }
 }
 
@@ -92,7 +93,13 @@ async fn complete_stores_results_and_stale_attempts_are_ignored() {
     s.mark_running(id, first.attempt).await.unwrap();
     assert_eq!(s.get(id).await.unwrap().unwrap().status, Status::Running);
     // A crash: the claim goes stale and the submission is claimed again.
-    assert_eq!(s.requeue_stale().await.unwrap(), 1);
+    assert_eq!(
+        s.requeue_stale(3).await.unwrap(),
+        StaleOutcome {
+            requeued: 1,
+            failed: 0
+        }
+    );
     let second = s.claim("w1").await.unwrap().unwrap();
     assert!(second.attempt > first.attempt);
     assert!(!s
@@ -182,4 +189,34 @@ async fn data_survives_reopening() {
     };
     let s = store(&dir).await;
     assert_eq!(s.get(id).await.unwrap().unwrap().status, Status::Queued);
+}
+
+#[tokio::test]
+async fn a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = store(&dir).await;
+    let id = s.enqueue(new("sudoku")).await.unwrap();
+    // Claimed, then the daemon dies (the submission stays `running`), three times.
+    for attempt in 1..=3 {
+        let claimed = s.claim("w0").await.unwrap().unwrap();
+        assert_eq!((claimed.id, claimed.attempt), (id, attempt));
+        s.mark_running(id, claimed.attempt).await.unwrap();
+        let outcome = s.requeue_stale(3).await.unwrap();
+        let expected = match attempt {
+            3 => StaleOutcome {
+                requeued: 0,
+                failed: 1,
+            },
+            _ => StaleOutcome {
+                requeued: 1,
+                failed: 0,
+            },
+        };
+        assert_eq!(outcome, expected, "attempt {attempt}");
+    }
+    let got = s.get(id).await.unwrap().unwrap();
+    assert_eq!(got.status, Status::Done);
+    assert_eq!(got.verdict, Some(Verdict::SE));
+    assert!(got.message.unwrap().contains("3 times"));
+    assert!(s.claim("w0").await.unwrap().is_none());
 }

@@ -1,10 +1,10 @@
 //! Judging many reference solutions in parallel: one task per judge (sandbox slot), each
 //! taking the next solution from a shared list, results returned in the list's order.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
-use crate::judge::{CompileInfo, Compiled, Executor, Judge, JudgeReport, Verdict};
+use crate::judge::{run_jobs, CompileInfo, Compiled, Executor, Judge, JudgeReport, Verdict};
 use crate::problem::Problem;
 
 use super::discover::ReferenceSolution;
@@ -105,34 +105,19 @@ pub async fn judge_all<E: Executor>(
     margins: Margins,
     on_done: OnDone,
 ) -> Vec<Outcome> {
-    let total = jobs.len();
-    let queue: Arc<Mutex<VecDeque<(usize, Job)>>> =
-        Arc::new(Mutex::new(jobs.iter().cloned().enumerate().collect()));
-    let mut tasks = Vec::new();
-    for judge in judges {
-        let queue = Arc::clone(&queue);
+    let work = {
         let on_done = Arc::clone(&on_done);
-        tasks.push(tokio::spawn(async move {
-            let mut done = Vec::new();
-            loop {
-                let next = queue.lock().ok().and_then(|mut q| q.pop_front());
-                let Some((index, job)) = next else { break };
+        move |judge: Judge<E>, job: Job| {
+            let on_done = Arc::clone(&on_done);
+            async move {
                 let outcome = judge_one(&judge, &job, &margins).await;
                 on_done(&outcome);
-                done.push((index, outcome));
-            }
-            done
-        }));
-    }
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; total];
-    for task in tasks {
-        // A panicking task loses its jobs; they are reported as system errors below.
-        if let Ok(done) = task.await {
-            for (index, outcome) in done {
-                outcomes[index] = Some(outcome);
+                outcome
             }
         }
-    }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let outcomes = run_jobs(judges, jobs.clone(), stop, work).await;
     outcomes
         .into_iter()
         .zip(jobs)

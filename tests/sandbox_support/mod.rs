@@ -146,6 +146,16 @@ pub fn judge_leftovers(pick: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     found
 }
 
+/// Box folders, compiled programs and cgroups whose name says process `pid` (a judge that
+/// was killed) made them.
+pub fn leftovers_of(pid: i32) -> Vec<PathBuf> {
+    let program = format!("program-{pid}-");
+    let slot = format!("-{pid}-");
+    judge_leftovers(|name| {
+        name.starts_with(&program) || (name.starts_with("slot") && name.contains(&slot))
+    })
+}
+
 /// Nothing of the slot's runs is left: no process of its uid, no per-run box folder or
 /// cgroup, and the slot's own cgroup (if any) holds nothing but the root-owned helper.
 pub fn assert_clean(sb: &Sandbox) {

@@ -187,7 +187,13 @@ impl V1Cgroup {
     pub fn files(&self) -> Result<V1Files, CgroupError> {
         let mem = self.memory_dir();
         let oom_control = mem.join("memory.oom_control");
+        let force_empty = mem.join("memory.force_empty");
         Ok(V1Files {
+            force_empty: match force_empty.exists() {
+                true => Some(ControlFile::open(force_empty, true)?),
+                false => None,
+            },
+            resident: std::cell::Cell::new(None),
             cpu: ControlFile::open(self.cpuacct_dir().join("cpuacct.usage"), true)?,
             failcnt: ControlFile::open(mem.join("memory.failcnt"), true)?,
             usage: ControlFile::open(mem.join("memory.usage_in_bytes"), false)?,
@@ -240,6 +246,12 @@ impl V1Cgroup {
 /// A reused per-slot cgroup's control files, kept open by the helper that lives in it.
 #[derive(Debug)]
 pub struct V1Files {
+    /// `memory.force_empty`: reclaims what earlier runs left charged (page cache of the
+    /// files they read, a compiler's cache), so it cannot raise the next run's limit.
+    force_empty: Option<ControlFile>,
+    /// The charge left after the last reclaim: the helper's own memory, which cannot be
+    /// reclaimed (no swap). More than this before a run means something to reclaim.
+    resident: std::cell::Cell<Option<u64>>,
     cpu: ControlFile,
     failcnt: ControlFile,
     usage: ControlFile,
@@ -273,12 +285,20 @@ impl V1Files {
         })
     }
 
-    /// Readies the cgroup for the next run: counters reset, the memory limit set to
-    /// `limits` on top of what is already charged.
+    /// Readies the cgroup for the next run: counters reset, what earlier runs left charged
+    /// reclaimed, the memory limit set to `limits` on top of what is left (the helper's own
+    /// memory), so every run starts with exactly its configured limit.
     pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
         self.cpu.write("0")?;
         self.failcnt.write("0")?;
-        let usage = self.usage.read_u64()?;
+        let mut usage = self.usage.read_u64()?;
+        if let Some(force_empty) = &self.force_empty {
+            if self.resident.get().is_none_or(|resident| usage > resident) {
+                force_empty.write("0")?;
+                usage = self.usage.read_u64()?;
+                self.resident.set(Some(usage));
+            }
+        }
         let limit = limits.memory_bytes.saturating_add(usage).to_string();
         // memsw must never be below the memory limit: order the writes accordingly.
         match &self.memsw_limit {
@@ -395,6 +415,7 @@ mod tests {
                 "oom_kill_disable 0\noom_kill 4\n",
             ),
             (&pids, "pids.max", "00\n"),
+            (&mem, "memory.force_empty", "x\n"),
         ] {
             std::fs::write(d.join(name), text).unwrap();
         }
@@ -417,6 +438,15 @@ mod tests {
         // A fake file keeps its tail; the kernel's replaces the whole value.
         assert!(read(mem.join("memory.limit_in_bytes")).starts_with("25000"));
         assert!(read(pids.join("pids.max")).starts_with("10"));
+        // The first run reclaims what the cgroup holds; the next one only when it holds
+        // more than after that reclaim (here: the same, so no second reclaim).
+        assert!(read(mem.join("memory.force_empty")).starts_with('0'));
+        std::fs::write(mem.join("memory.force_empty"), "x\n").unwrap();
+        files.prepare_run(limits).unwrap();
+        assert!(read(mem.join("memory.force_empty")).starts_with('x'));
+        std::fs::write(mem.join("memory.usage_in_bytes"), "9000\n").unwrap();
+        files.prepare_run(limits).unwrap();
+        assert!(read(mem.join("memory.force_empty")).starts_with('0'));
         assert!(read(cpu.join("cpuacct.usage")).starts_with('0'));
         std::fs::write(cpu.join("cpuacct.usage"), "123456789\n").unwrap();
         std::fs::write(mem.join("memory.max_usage_in_bytes"), "4096\n").unwrap();

@@ -1,0 +1,131 @@
+//! The grade's CSV files (RFC 4180, by the `csv` crate): `grades.csv` with one row per
+//! student and `similarity.csv` beside it with one row per similar pair.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::row::Row;
+use super::similarity::Pair;
+
+/// The header of the grades CSV.
+pub const GRADES_HEADER: [&str; 10] = [
+    "student",
+    "file",
+    "language",
+    "verdict",
+    "score",
+    "passed",
+    "total",
+    "time_ms",
+    "memory_kib",
+    "message",
+];
+
+/// The header of the similarity CSV.
+pub const SIMILARITY_HEADER: [&str; 5] =
+    ["student_a", "student_b", "similarity", "lines_a", "lines_b"];
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn to_bytes<const N: usize>(
+    header: [&str; N],
+    records: impl Iterator<Item = [String; N]>,
+) -> std::io::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).map_err(std::io::Error::other)?;
+    for record in records {
+        w.write_record(&record).map_err(std::io::Error::other)?;
+    }
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// The grades CSV of `rows`.
+pub fn grades_csv(rows: &[Row]) -> std::io::Result<Vec<u8>> {
+    to_bytes(
+        GRADES_HEADER,
+        rows.iter().map(|r| {
+            [
+                r.student.clone(),
+                r.file.clone(),
+                r.language.clone(),
+                r.verdict_name().to_string(),
+                r.score.to_string(),
+                r.passed.to_string(),
+                r.total.to_string(),
+                r.time_ms.to_string(),
+                r.memory_kib.to_string(),
+                r.message.clone(),
+            ]
+        }),
+    )
+}
+
+/// Line ranges as `3-10 14-20` (a single line as `7`).
+pub fn ranges(lines: &[(u32, u32)]) -> String {
+    lines
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The similarity CSV of `pairs`: the similarity as a percentage with one decimal.
+pub fn similarity_csv(pairs: &[Pair]) -> std::io::Result<Vec<u8>> {
+    to_bytes(
+        SIMILARITY_HEADER,
+        pairs.iter().map(|p| {
+            [
+                p.student_a.clone(),
+                p.student_b.clone(),
+                format!("{:.1}", p.similarity),
+                ranges(&p.lines_a),
+                ranges(&p.lines_b),
+            ]
+        }),
+    )
+}
+
+/// `similarity.csv` in the folder of the grades CSV.
+pub fn similarity_path(csv: &Path) -> PathBuf {
+    csv.with_file_name("similarity.csv")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_commas_and_newlines_and_reads_back() {
+        let mut row = crate::grade::row::test_row("Smith, \"Al\"", None, 0);
+        row.message = "a\nb".into();
+        let bytes = grades_csv(&[row]).unwrap();
+        let mut r = csv::Reader::from_reader(bytes.as_slice());
+        assert_eq!(
+            r.headers().unwrap(),
+            &csv::StringRecord::from(GRADES_HEADER.to_vec())
+        );
+        let rec = r.records().next().unwrap().unwrap();
+        assert_eq!(&rec[0], "Smith, \"Al\"");
+        assert_eq!(&rec[3], "-");
+        assert_eq!(&rec[9], "a\nb");
+        assert_eq!(ranges(&[(1, 4), (7, 7)]), "1-4 7");
+    }
+}

@@ -1,0 +1,210 @@
+//! Comparing a class's sources pairwise by their winnowed fingerprints: the pairs whose
+//! shared fingerprints reach the threshold, most similar first, with the matching lines.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::normalise::{normalise, Family};
+use super::winnow::{fingerprints, Params};
+
+/// One source to compare.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The student (for an `--against` folder: `folder/student`).
+    pub student: String,
+    /// The file, as shown.
+    pub file: String,
+    /// Language id: only sources of the same language are compared.
+    pub language: String,
+    /// The source text.
+    pub text: String,
+    /// Whether it belongs to the class (compared with everyone) or to an `--against`
+    /// folder (compared with the class only, never with its own folder's or other folders').
+    pub against: bool,
+}
+
+/// What the comparison needs besides the sources.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Winnowing parameters.
+    pub params: Params,
+    /// A pair is reported from this similarity, in percent.
+    pub threshold_percent: f64,
+    /// ... and only with at least this many shared fingerprints (a few lines of
+    /// boilerplate are not copying, whatever share of a tiny file they are).
+    pub min_shared: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            params: Params::default(),
+            threshold_percent: 50.0,
+            min_shared: 5,
+        }
+    }
+}
+
+/// A pair of similar sources.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pair {
+    /// The first student (always from the class).
+    pub student_a: String,
+    /// The first student's file.
+    pub file_a: String,
+    /// The second student (from the class or an `--against` folder).
+    pub student_b: String,
+    /// The second student's file.
+    pub file_b: String,
+    /// Their language.
+    pub language: String,
+    /// Shared fingerprints over the fingerprints of the smaller of the two, in percent:
+    /// a copy padded with extra code still scores high.
+    pub similarity: f64,
+    /// Shared fingerprints over the first file's, in percent.
+    pub share_a: f64,
+    /// Shared fingerprints over the second file's, in percent.
+    pub share_b: f64,
+    /// Fingerprints the two share.
+    pub shared: usize,
+    /// Matching line ranges in the first file (1-based, inclusive, merged).
+    pub lines_a: Vec<(u32, u32)>,
+    /// Matching line ranges in the second file.
+    pub lines_b: Vec<(u32, u32)>,
+}
+
+/// A source's fingerprints: hash -> the line ranges of the k-grams selected with it.
+struct Prints {
+    by_hash: HashMap<u64, Vec<(u32, u32)>>,
+}
+
+fn prints(text: &str, language: &str, params: Params, base: &HashSet<u64>) -> Prints {
+    let tokens = normalise(text, Family::of(language));
+    let mut by_hash: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
+    for f in fingerprints(&tokens, params) {
+        if base.contains(&f.hash) {
+            continue;
+        }
+        let first = tokens.get(f.pos).map_or(0, |t| t.line);
+        let last = tokens.get(f.pos + params.k - 1).map_or(first, |t| t.line);
+        by_hash.entry(f.hash).or_default().push((first, last));
+    }
+    Prints { by_hash }
+}
+
+/// Sorts ranges and merges those that overlap or touch.
+pub fn merge_ranges(mut ranges: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    ranges.sort_unstable();
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for (a, b) in ranges {
+        match out.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 * 100.0 / whole as f64
+    }
+}
+
+fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), settings: &Settings) -> Option<Pair> {
+    let (fa, pa) = a;
+    let (fb, pb) = b;
+    let shared: Vec<u64> = pa
+        .by_hash
+        .keys()
+        .filter(|h| pb.by_hash.contains_key(h))
+        .copied()
+        .collect();
+    let (na, nb) = (pa.by_hash.len(), pb.by_hash.len());
+    let similarity = percent(shared.len(), na.min(nb));
+    if shared.len() < settings.min_shared.max(1) || similarity < settings.threshold_percent {
+        return None;
+    }
+    let lines = |p: &Prints| {
+        merge_ranges(
+            shared
+                .iter()
+                .flat_map(|h| p.by_hash.get(h).into_iter().flatten().copied())
+                .collect(),
+        )
+    };
+    Some(Pair {
+        student_a: fa.student.clone(),
+        file_a: fa.file.clone(),
+        student_b: fb.student.clone(),
+        file_b: fb.file.clone(),
+        language: fa.language.clone(),
+        similarity,
+        share_a: percent(shared.len(), na),
+        share_b: percent(shared.len(), nb),
+        shared: shared.len(),
+        lines_a: lines(pa),
+        lines_b: lines(pb),
+    })
+}
+
+/// Every pair of `files` of the same language at or above the threshold, most similar first.
+/// `base` holds the code handed out to the class (with its language): fingerprints found in
+/// it never count, in any file. Files from `--against` folders are compared with the class
+/// only.
+pub fn compare(files: &[SourceFile], base: &[(String, String)], settings: &Settings) -> Vec<Pair> {
+    let mut base_hashes: HashMap<Family, HashSet<u64>> = HashMap::new();
+    for (language, text) in base {
+        let family = Family::of(language);
+        let tokens = normalise(text, family);
+        base_hashes.entry(family).or_default().extend(
+            fingerprints(&tokens, settings.params)
+                .iter()
+                .map(|f| f.hash),
+        );
+    }
+    let empty = HashSet::new();
+    let all: Vec<Prints> = files
+        .iter()
+        .map(|f| {
+            let base = base_hashes.get(&Family::of(&f.language)).unwrap_or(&empty);
+            prints(&f.text, &f.language, settings.params, base)
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for i in 0..files.len() {
+        for j in i + 1..files.len() {
+            let (a, b) = (&files[i], &files[j]);
+            if a.language != b.language || (a.against && b.against) {
+                continue;
+            }
+            // The class's student comes first.
+            let (x, y) = if a.against { (j, i) } else { (i, j) };
+            if let Some(p) = pair((&files[x], &all[x]), (&files[y], &all[y]), settings) {
+                pairs.push(p);
+            }
+        }
+    }
+    pairs.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then_with(|| (&a.student_a, &a.student_b).cmp(&(&b.student_a, &b.student_b)))
+    });
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_merge_when_they_touch_or_overlap() {
+        assert_eq!(
+            merge_ranges(vec![(5, 7), (1, 2), (3, 4), (6, 9), (12, 12)]),
+            [(1, 9), (12, 12)]
+        );
+    }
+}

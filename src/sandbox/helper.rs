@@ -1,0 +1,215 @@
+//! The single-threaded helper (`sudojudge __sandbox-init`): one per worker slot.
+//!
+//! Process tree of one run:
+//! - the helper: a long-lived process per worker slot, reading one [`BoxSpec`] per line on
+//!   stdin and answering one [`HelperReport`] per line on stdout. It lives in its own
+//!   network namespace (empty, loopback down) and, on cgroup v1, inside the slot's cgroup,
+//!   so every process it forks starts there with no costly migration. Per run it opens the
+//!   files, resets the cgroup, clones the init into fresh PID, mount, IPC and UTS
+//!   namespaces and supervises it ([`super::supervise`]: CPU from the cgroup, wall clock);
+//! - the init ([`super::init`]), PID 1 of the box's PID namespace: builds the root, starts
+//!   the program, reaps everything, reports the program's status, and on exit takes every
+//!   process of the box with it (the kernel kills a PID namespace whose init dies);
+//! - the program ([`super::exec`]): (joins a per-run cgroup on v2), sets rlimits, drops to
+//!   the slot's uid and every capability, installs seccomp and execs.
+//!
+//! Forking is only safe in a single-threaded process, which is why this runs in its own
+//! exec'd process and never inside the judge.
+
+use std::fs::File;
+use std::io::{BufRead, Write};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use super::boxfs;
+use super::cgroup::v1::V1Files;
+use super::cgroup::{open_procs, Cgroup};
+use super::namespaces;
+use super::rootfs;
+use super::spec::{BoxSpec, HelperReport};
+use super::supervise::run_box;
+
+/// The helper's protocol descriptors, moved away from 0 and 1 so the box never inherits them.
+pub(super) struct Protocol {
+    pub(super) input: std::io::BufReader<File>,
+    pub(super) output: File,
+}
+
+fn take_protocol_fds() -> Result<Protocol, String> {
+    let dup = |fd: RawFd| -> Result<File, String> {
+        // SAFETY: F_DUPFD_CLOEXEC of a standard descriptor to a new one we own.
+        let new = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10) };
+        if new < 0 {
+            return Err(format!("dup fd {fd}: {}", std::io::Error::last_os_error()));
+        }
+        // SAFETY: the kernel just returned this fd to us.
+        Ok(File::from(unsafe { OwnedFd::from_raw_fd(new) }))
+    };
+    let input = dup(0)?;
+    let output = dup(1)?;
+    let null = File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .map_err(|e| format!("open /dev/null: {e}"))?;
+    for fd in [0, 1] {
+        // SAFETY: dup2 of /dev/null over a standard descriptor.
+        unsafe { libc::dup2(null.as_raw_fd(), fd) };
+    }
+    Ok(Protocol {
+        input: std::io::BufReader::new(input),
+        output,
+    })
+}
+
+/// Entry point of `sudojudge __sandbox-init`: one spec per line in, one report (a JSON
+/// `Result<HelperReport, String>`) per line out, until end of input. Returns the exit code.
+pub fn helper_main() -> i32 {
+    // Degraded runs have no PID namespace: a program orphaned by its init must come back to
+    // this helper (and be reaped here) rather than linger under the host's init.
+    // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) has no memory arguments.
+    unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    let mut proto = match take_protocol_fds() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("sandbox helper: {e}");
+            return 1;
+        }
+    };
+    let mut state = HelperState::default();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match proto.input.read_line(&mut line) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(_) => return 1,
+        }
+        let result: Result<HelperReport, String> = match serde_json::from_str::<BoxSpec>(&line) {
+            Ok(spec) => state.run(&spec, &proto),
+            Err(e) => Err(format!("invalid box spec: {e}")),
+        };
+        let Ok(mut text) = serde_json::to_string(&result) else {
+            return 1;
+        };
+        text.push('\n');
+        if proto
+            .output
+            .write_all(text.as_bytes())
+            .and_then(|_| proto.output.flush())
+            .is_err()
+        {
+            return 1;
+        }
+    }
+}
+
+/// What the helper took from the judge for one run (see [`super::boxfs`]).
+#[derive(Default)]
+pub(super) struct FromJudge {
+    /// The box's own file system, to attach at `/box`.
+    pub(super) box_fs: Option<OwnedFd>,
+    /// The program's stdout and stderr (unnamed files in that file system).
+    pub(super) outputs: Option<(File, File)>,
+}
+
+/// What the long-lived helper has set up once: its network namespace, its cgroup.
+#[derive(Default)]
+struct HelperState {
+    own_netns: bool,
+    bounding_set_empty: bool,
+    template: Option<std::path::PathBuf>,
+    joined: Option<Cgroup>,
+    /// The joined cgroup's control files, open (v1 shared cgroup only).
+    slot_files: Option<V1Files>,
+    /// A pidfd of the judge, to take each box's file system from it.
+    judge: Option<OwnedFd>,
+}
+
+impl HelperState {
+    /// Copies of the descriptors the spec names in the judge (`pidfd_getfd`).
+    fn take_from_judge(&mut self, spec: &BoxSpec) -> Result<FromJudge, String> {
+        if spec.box_fs_fd.is_none() && spec.output_fds.is_none() {
+            return Ok(FromJudge::default());
+        }
+        if self.judge.is_none() {
+            self.judge = Some(boxfs::parent_pidfd().map_err(|e| e.to_string())?);
+        }
+        let judge = self.judge.as_ref().ok_or("no pidfd of the judge")?;
+        let take = |fd: i32| boxfs::fetch_from_parent(judge.as_fd(), fd).map_err(|e| e.to_string());
+        Ok(FromJudge {
+            box_fs: spec.box_fs_fd.map(take).transpose()?,
+            outputs: match spec.output_fds {
+                Some((out, err)) => Some((File::from(take(out)?), File::from(take(err)?))),
+                None => None,
+            },
+        })
+    }
+
+    fn run(&mut self, spec: &BoxSpec, proto: &Protocol) -> Result<HelperReport, String> {
+        if spec.isolate && !self.own_netns {
+            namespaces::unshare_net().map_err(|e| e.to_string())?;
+            self.own_netns = true;
+        }
+        // SAFETY: geteuid has no preconditions.
+        if !self.bounding_set_empty && unsafe { libc::geteuid() } == 0 {
+            drop_bounding_set()?;
+            self.bounding_set_empty = true;
+        }
+        if spec.isolate && self.template.as_ref() != Some(&spec.root_dir) {
+            if self.template.is_some() {
+                return Err("the slot's root template cannot move".into());
+            }
+            rootfs::build_template(&spec.root_dir, &spec.mounts).map_err(|e| e.to_string())?;
+            self.template = Some(spec.root_dir.clone());
+        }
+        if spec.shared_cgroup {
+            let cg = spec
+                .cgroup
+                .as_ref()
+                .ok_or("shared cgroup without a cgroup")?;
+            let joined = self
+                .joined
+                .as_ref()
+                .is_some_and(|j| j.procs_files() == cg.procs_files());
+            if !joined {
+                for mut f in open_procs(&cg.procs_files()).map_err(|e| e.to_string())? {
+                    f.write_all(std::process::id().to_string().as_bytes())
+                        .map_err(|e| format!("joining the slot cgroup: {e}"))?;
+                }
+                self.slot_files = match cg {
+                    Cgroup::V1(v1) => Some(v1.files().map_err(|e| e.to_string())?),
+                    Cgroup::V2(_) => None,
+                };
+                self.joined = Some(cg.clone());
+            }
+        }
+        let taken = self.take_from_judge(spec)?;
+        let files = if spec.shared_cgroup {
+            self.slot_files.as_ref()
+        } else {
+            None
+        };
+        run_box(spec, proto, files, &taken)
+    }
+}
+
+/// Empties the capability bounding set of the calling process (and so of everything it
+/// forks). The helper does it once: it keeps its own effective capabilities (mounts,
+/// namespaces, cgroups), while a box's program, which drops to a non-root uid, can never
+/// regain any, even through exec.
+fn drop_bounding_set() -> Result<(), String> {
+    let mut cap = 0;
+    // SAFETY: prctl(2) without memory arguments. Drops each capability until the kernel
+    // says there is no such capability.
+    while cap < 64 && unsafe { libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) } == 0 {
+        cap += 1;
+    }
+    // SAFETY: as above.
+    if cap == 0 || unsafe { libc::prctl(libc::PR_CAPBSET_READ, 0, 0, 0, 0) } != 0 {
+        return Err(format!(
+            "emptying the capability bounding set: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,399 @@
+//! One run, on the helper's side: open the run's files, reset the cgroup, clone the box's
+//! init ([`super::init`]), supervise it (CPU from the cgroup, wall clock), reap it and turn
+//! what it and the cgroup report into a [`HelperReport`].
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use nix::fcntl::OFlag;
+use nix::unistd::Pid;
+
+use super::cgroup::v1::V1Files;
+use super::cgroup::{open_procs, Cgroup};
+use super::helper::{FromJudge, Protocol};
+use super::init::{init_main, ProgramIo};
+use super::seccomp;
+use super::spec::{BoxSpec, HelperReport, InitOutcome, Kill};
+
+/// How often the supervisor reads the cgroup's CPU counter while the program runs.
+const CPU_POLL: Duration = Duration::from_millis(10);
+fn open_output(path: &Path) -> Result<File, String> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| format!("creating {}: {e}", path.display()))
+}
+
+/// Opens `name` (read-only, not following links) in the box's own file system.
+fn open_in(fs: BorrowedFd<'_>, name: &str) -> Result<File, String> {
+    let c = std::ffi::CString::new(name).map_err(|_| format!("NUL byte in {name:?}"))?;
+    // SAFETY: openat(2) relative to the box's root with a NUL-terminated name.
+    let fd = unsafe {
+        libc::openat(
+            fs.as_raw_fd(),
+            c.as_ptr(),
+            libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(format!(
+            "opening /box/{name}: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: the kernel just returned this fd to us.
+    Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+}
+
+fn self_cpu_ns() -> u64 {
+    // SAFETY: rusage is plain data filled by the kernel.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage with a valid out-pointer.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// Clones the box's init: fork semantics, plus fresh PID, mount, IPC and UTS namespaces
+/// when isolating. Returns 0 in the child.
+fn clone_init(isolate: bool) -> Result<i32, String> {
+    let mut flags = libc::SIGCHLD as libc::c_long;
+    if isolate {
+        flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
+            as libc::c_long;
+    }
+    // SAFETY: clone(2) without CLONE_VM and with a null stack behaves like fork(2); this
+    // helper is single-threaded.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) };
+    if pid < 0 {
+        return Err(format!("clone: {}", std::io::Error::last_os_error()));
+    }
+    Ok(pid as i32)
+}
+
+/// Runs one box and reports; `Err` is the judge's fault (set-up), never the program's.
+pub(super) fn run_box(
+    spec: &BoxSpec,
+    proto: &Protocol,
+    files: Option<&V1Files>,
+    taken: &FromJudge,
+) -> Result<HelperReport, String> {
+    let box_fs = taken.box_fs.as_ref().map(|f| f.as_fd());
+    let shared = spec.shared_cgroup;
+    let procs = match &spec.cgroup {
+        Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
+        _ => Vec::new(),
+    };
+    let baseline = match (&spec.cgroup, files) {
+        (Some(Cgroup::V1(_)), Some(files)) if shared => Some(
+            files
+                .prepare_run(super::cgroup::CgroupLimits {
+                    memory_bytes: spec.rlimits.stack,
+                    // The helper and the box's init live in the cgroup too.
+                    max_processes: (spec.rlimits.processes as u32).saturating_add(2),
+                })
+                .map_err(|e| e.to_string())?,
+        ),
+        (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
+        _ => None,
+    };
+    let stdin = match (&spec.stdin_in_box, box_fs) {
+        (Some(name), Some(fs)) => open_in(fs, name)?,
+        _ => File::open(&spec.stdin)
+            .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?,
+    };
+    let (stdout, stderr) = match &taken.outputs {
+        Some((out, err)) => (
+            out.try_clone().map_err(|e| format!("dup stdout: {e}"))?,
+            err.try_clone().map_err(|e| format!("dup stderr: {e}"))?,
+        ),
+        None => (open_output(&spec.stdout)?, open_output(&spec.stderr)?),
+    };
+    let filter = spec.isolate.then(seccomp::program);
+    let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;
+    let self_cpu_before = self_cpu_ns();
+    let start = Instant::now();
+    let child = clone_init(spec.isolate)?;
+    if child == 0 {
+        drop(res_r);
+        // SAFETY: the box must not hold the helper's protocol pipes.
+        unsafe {
+            libc::close(proto.input.get_ref().as_raw_fd());
+            libc::close(proto.output.as_raw_fd());
+        }
+        let io = ProgramIo {
+            procs: &procs,
+            stdin: &stdin,
+            stdout: &stdout,
+            stderr: &stderr,
+        };
+        let mut outcome = init_main(spec, &io, filter.as_ref(), box_fs);
+        outcome.init_cpu_ns = self_cpu_ns();
+        let mut w = File::from(res_w);
+        if let Ok(bytes) = serde_json::to_vec(&outcome) {
+            let _ = w.write_all(&bytes);
+        }
+        drop(w);
+        if !spec.isolate {
+            // Degraded: take the program's process group (and this init) down.
+            // SAFETY: kill(2) on our own process group.
+            unsafe { libc::kill(0, libc::SIGKILL) };
+        }
+        // SAFETY: leave the cloned child without running the parent's destructors.
+        unsafe { libc::_exit(0) }
+    }
+    drop(res_w);
+    drop((stdin, stdout, stderr, procs));
+    let mut report = supervise(
+        spec,
+        files,
+        Pid::from_raw(child),
+        res_r,
+        start,
+        self_cpu_before,
+    )?;
+    if let Some(base) = baseline {
+        report.memory_peak_bytes = report.memory_peak_bytes.saturating_sub(base.memory_bytes);
+        report.oom_kills = report.oom_kills.saturating_sub(base.oom_kills);
+    }
+    Ok(report)
+}
+
+fn kill_box(spec: &BoxSpec, init: Pid) {
+    let target = if spec.isolate {
+        init.as_raw()
+    } else {
+        -init.as_raw()
+    };
+    // SAFETY: kill(2) on the box's init (or, degraded, its process group).
+    unsafe { libc::kill(target, libc::SIGKILL) };
+}
+
+fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open(2) on our own child; the fd is owned below.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid.as_raw(), 0) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: the kernel just returned this fd to us.
+    Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// What ended a wait for the init.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InitEvent {
+    /// Nothing yet.
+    Running,
+    /// The init wrote its report: the program and every process it started are reaped.
+    Reported,
+    /// The init exited.
+    Exited,
+}
+
+/// Waits up to `timeout` for the init to report or exit.
+fn wait_init(pidfd: Option<&OwnedFd>, report: &OwnedFd, init: Pid, timeout: Duration) -> InitEvent {
+    match pidfd {
+        Some(fd) => {
+            let mut pfds = [
+                libc::pollfd {
+                    fd: report.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: fd.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+            ];
+            let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // SAFETY: poll(2) on two valid pollfds.
+            let n = unsafe { libc::poll(pfds.as_mut_ptr(), 2, ms) };
+            if n <= 0 {
+                InitEvent::Running
+            } else if pfds[0].revents != 0 {
+                InitEvent::Reported
+            } else {
+                InitEvent::Exited
+            }
+        }
+        None => {
+            std::thread::sleep(timeout.min(Duration::from_millis(1)));
+            // SAFETY: siginfo_t is plain data filled by waitid.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: non-reaping peek at our own child.
+            let r = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    init.as_raw() as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            // SAFETY: reading si_pid of a siginfo filled by waitid.
+            if r == 0 && unsafe { info.si_pid() } != 0 {
+                InitEvent::Exited
+            } else {
+                InitEvent::Running
+            }
+        }
+    }
+}
+
+/// Reaps the init, retrying on EINTR; returns its wait status.
+fn reap(init: Pid) -> i32 {
+    let mut status = 0;
+    loop {
+        // SAFETY: reaping our own child.
+        let r = unsafe { libc::waitpid(init.as_raw(), &mut status, 0) };
+        if r >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return status;
+        }
+    }
+}
+
+/// Degraded runs only: kills what is left of the box's process group and reaps it (this
+/// helper is the subreaper of the orphans), so no program process outlives its report.
+/// Bounded: a process that left the group is out of reach without a PID namespace.
+fn reap_process_group(init: Pid) {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    loop {
+        // SAFETY: kill(2) on the box's own process group (the init was its leader).
+        unsafe { libc::kill(-init.as_raw(), libc::SIGKILL) };
+        // SAFETY: reaping our own (adopted) children; the status is not needed.
+        let reaped = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+        if reaped < 0 {
+            return;
+        }
+        if reaped == 0 {
+            if Instant::now() >= deadline {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+fn supervise(
+    spec: &BoxSpec,
+    files: Option<&V1Files>,
+    init: Pid,
+    res_r: OwnedFd,
+    start: Instant,
+    self_cpu_before: u64,
+) -> Result<HelperReport, String> {
+    let pidfd = pidfd_open(init);
+    let deadline = start + Duration::from_millis(spec.wall_limit_ms);
+    let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
+    // In a shared cgroup the helper's own polling is counted too: leave it out.
+    let helper_cpu = || {
+        if spec.shared_cgroup {
+            self_cpu_ns().saturating_sub(self_cpu_before)
+        } else {
+            0
+        }
+    };
+    let mut killed = None;
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            kill_box(spec, init);
+            killed = Some(Kill::Wall);
+            break;
+        }
+        if wait_init(pidfd.as_ref(), &res_r, init, (deadline - now).min(CPU_POLL))
+            != InitEvent::Running
+        {
+            break;
+        }
+        if let Some(cg) = &spec.cgroup {
+            let used = match files {
+                Some(f) => f.cpu_ns(),
+                None => cg.cpu_ns(),
+            }
+            .map_err(|e| e.to_string())?;
+            if used.saturating_sub(helper_cpu()) > cpu_limit_ns {
+                kill_box(spec, init);
+                killed = Some(Kill::Cpu);
+                break;
+            }
+        }
+    }
+    // Teardown is complete only when the init itself is gone (with it, its mount and PID
+    // namespaces): reap it before reporting, whatever ended the wait.
+    let init_status = reap(init);
+    if !spec.isolate {
+        reap_process_group(init);
+    }
+    let elapsed = start.elapsed();
+    let mut text = String::new();
+    let _ = File::from(res_r).read_to_string(&mut text);
+    let outcome: Option<InitOutcome> = serde_json::from_str(&text).ok();
+    let spare = [std::process::id() as i32];
+
+    let mut report = HelperReport {
+        killed,
+        ..HelperReport::default()
+    };
+    if let Some(cg) = &spec.cgroup {
+        match (cg, spec.shared_cgroup) {
+            (Cgroup::V1(v1), true) => v1.kill_all_but(&spare),
+            _ => cg.kill_all(),
+        }
+        .map_err(|e| e.to_string())?;
+        let stats = match files {
+            Some(f) => f.stats(),
+            None => cg.stats(),
+        }
+        .map_err(|e| e.to_string())?;
+        report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu());
+        report.memory_peak_bytes = stats.memory_peak_bytes;
+        report.oom_kills = stats.oom_kills;
+        report.from_cgroup = true;
+    }
+    match outcome {
+        Some(o) => {
+            if let Some(err) = o.error {
+                return Err(err);
+            }
+            if libc::WIFEXITED(o.wait_status) {
+                report.exit_code = Some(libc::WEXITSTATUS(o.wait_status));
+            } else if libc::WIFSIGNALED(o.wait_status) {
+                report.signal = Some(libc::WTERMSIG(o.wait_status));
+            }
+            report.wall_us = o.wall_us;
+            if spec.shared_cgroup {
+                report.cpu_ns = report.cpu_ns.saturating_sub(o.init_cpu_ns);
+            }
+            if killed == Some(Kill::Cpu) {
+                // Killed on a figure above the limit that also held the init's set-up.
+                report.cpu_ns = report.cpu_ns.max(cpu_limit_ns);
+            }
+            if !report.from_cgroup {
+                report.cpu_ns = o.rusage_cpu_ns;
+                report.memory_peak_bytes = o.rusage_maxrss_kib.saturating_mul(1024);
+            }
+        }
+        // Killed by the supervisor, or the init itself was an OOM victim.
+        None if killed.is_some() || report.oom_kills > 0 => {
+            report.signal = Some(libc::SIGKILL);
+            if killed == Some(Kill::Cpu) {
+                report.cpu_ns = report.cpu_ns.max(cpu_limit_ns);
+            }
+            report.wall_us = elapsed.as_micros() as u64;
+        }
+        None => {
+            return Err(format!(
+                "the box's init ended without a report (wait status {init_status:#x})"
+            ))
+        }
+    }
+    Ok(report)
+}

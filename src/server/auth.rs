@@ -1,0 +1,211 @@
+//! Who is calling: the middleware that turns `Authorization: Bearer TOKEN` (or its absence)
+//! into an [`accounts::Caller`](crate::accounts::Caller) for the handlers, and the glue from
+//! the access rules' [`Decision`]s to HTTP errors. What a caller may do is decided by
+//! [`crate::accounts::access`] alone; this file only establishes who the caller is.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::accounts::access::{self, AuthMode};
+use crate::accounts::ratelimit::{retry_after_secs, Limiter};
+use crate::accounts::{Caller, Decision, Identity, Token, TokenHash};
+use crate::config::AccountsConfig;
+use crate::store::AccountStore;
+
+use super::error::{ApiError, ApiResult};
+use super::state::AppState;
+
+/// The accounts settings and rate-limit counters the server shares.
+#[derive(Debug)]
+pub struct Auth {
+    /// When accounts are in force.
+    pub mode: AuthMode,
+    /// How long a login token lasts.
+    pub login_token_ttl: Duration,
+    /// Failed logins per account name.
+    pub login_failures_by_name: Limiter<String>,
+    /// Failed logins per client address.
+    pub login_failures_by_address: Limiter<IpAddr>,
+    /// Custom runs per user.
+    pub runs_by_user: Limiter<i64>,
+}
+
+impl Auth {
+    /// The settings of `[accounts]`.
+    pub fn from_config(c: &AccountsConfig) -> Auth {
+        let window = Duration::from_secs(c.login_window_secs.max(1));
+        Auth {
+            mode: c.auth,
+            login_token_ttl: Duration::from_secs(c.login_token_hours.saturating_mul(3600)),
+            login_failures_by_name: Limiter::new(c.login_failures_per_account, window),
+            login_failures_by_address: Limiter::new(c.login_failures_per_address, window),
+            runs_by_user: Limiter::new(c.runs_per_minute, Duration::from_secs(60)),
+        }
+    }
+}
+
+/// The hash of the token a request presented (for `POST /api/logout`).
+#[derive(Debug, Clone)]
+pub struct PresentedToken(pub TokenHash);
+
+/// The client's address when the server was started with connection info.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientAddr(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddr(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    /// The caller the middleware found; without the middleware, nobody (fail closed).
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .unwrap_or(Caller::Anonymous))
+    }
+}
+
+/// The bearer token of a request: `None` without the header, `Some(None)` when it is there
+/// but is not a well-formed token.
+fn bearer(req: &Request) -> Option<Option<Token>> {
+    let value = req.headers().get(AUTHORIZATION)?;
+    let text = value.to_str().ok();
+    Some(text.and_then(|t| {
+        let (scheme, token) = t.trim().split_once(' ')?;
+        scheme
+            .eq_ignore_ascii_case("bearer")
+            .then(|| Token::parse(token.trim()))
+            .flatten()
+    }))
+}
+
+/// Middleware: finds the caller of every request and stores it in the request's extensions.
+pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let presented = bearer(&req);
+    let mut caller = None;
+    if let Some(Some(token)) = &presented {
+        let hash = token.hash();
+        match state.store.token_user(&hash).await {
+            Ok(Some(user)) => {
+                caller = Some(Caller::User(Identity {
+                    id: user.id,
+                    name: user.name,
+                    display_name: user.display_name,
+                    role: user.role,
+                }));
+                req.extensions_mut().insert(PresentedToken(hash));
+            }
+            Ok(None) => {}
+            // Fail closed, and let the handler answer (health says 503 itself).
+            Err(e) => tracing::error!(error = %e, "cannot check a token; treated as none"),
+        }
+    }
+    let caller = match caller {
+        Some(c) => c,
+        None => match state.store.any_users().await {
+            Ok(users) if access::open_mode(state.auth.mode, users) => Caller::Open,
+            Ok(_) => Caller::Anonymous,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot tell whether accounts exist; anonymous");
+                Caller::Anonymous
+            }
+        },
+    };
+    req.extensions_mut().insert(caller);
+    next.run(req).await
+}
+
+/// Turns an access decision into a result: 401, 403, or 404 with `not_found` as its message
+/// (the very message of a missing resource, so a refusal reveals nothing).
+pub fn allow(decision: Decision, not_found: impl FnOnce() -> String) -> ApiResult<()> {
+    match decision {
+        Decision::Allow => Ok(()),
+        refused => Err(refusal(refused, not_found)),
+    }
+}
+
+/// The HTTP error of a refusal (see [`allow`]).
+pub fn refusal(decision: Decision, not_found: impl FnOnce() -> String) -> ApiError {
+    match decision {
+        Decision::Unauthenticated => ApiError::Unauthenticated(
+            "sign in first: send Authorization: Bearer TOKEN (POST /api/login gives one); a \
+             token stops working at logout, at expiry, or when its user is disabled"
+                .into(),
+        ),
+        Decision::Forbidden => ApiError::Forbidden("only an admin may do this".into()),
+        Decision::Hidden => ApiError::NotFound(not_found()),
+        Decision::Allow => ApiError::Internal("an allowed action was refused".into()),
+    }
+}
+
+/// Lets a custom run start, or refuses it: a signed-in caller, within the user's run rate.
+pub fn admit_run(state: &AppState, caller: &Caller) -> ApiResult<()> {
+    allow(access::create_run(caller), String::new)?;
+    if let Some(user) = access::run_rate_key(caller) {
+        state
+            .auth
+            .runs_by_user
+            .hit(&user, Instant::now())
+            .map_err(|wait| ApiError::RateLimited {
+                retry_after_secs: retry_after_secs(wait),
+                message: "too many custom runs; wait before the next".into(),
+            })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_header(value: &str) -> Request {
+        Request::builder()
+            .header(AUTHORIZATION, value)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_and_checked_for_shape() {
+        let token = Token::generate();
+        for header in [
+            format!("Bearer {}", token.reveal()),
+            format!("bearer  {} ", token.reveal()),
+        ] {
+            let found = bearer(&with_header(&header)).flatten().expect("a token");
+            assert!(found.hash().matches(&token.hash()));
+        }
+        for header in [
+            format!("Basic {}", token.reveal()),
+            "Bearer".to_string(),
+            "Bearer sj_1234".to_string(),
+            token.reveal().to_string(),
+        ] {
+            assert!(
+                matches!(bearer(&with_header(&header)), Some(None)),
+                "{header}"
+            );
+        }
+        let none = Request::builder().body(axum::body::Body::empty()).unwrap();
+        assert!(bearer(&none).is_none());
+    }
+}

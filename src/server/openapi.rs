@@ -1,0 +1,98 @@
+//! The OpenAPI 3.1 document of the whole API, generated from the handlers' `#[utoipa::path]`
+//! annotations and the types' `ToSchema` derives, served at `GET /api/openapi.json`.
+
+use axum::Json;
+use serde::Serialize;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use super::{api_auth, api_health, api_problems, api_runs, api_submissions};
+
+/// The body of every error: `{"error":{"code","message"}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// One error.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Machine-readable code (`not_found`, `unauthenticated`, `rate_limited`...).
+    pub code: String,
+    /// What went wrong, for people.
+    pub message: String,
+}
+
+/// The body of `GET /api/health` (documentation of the JSON the handler builds).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Whether the database answers.
+    pub ok: bool,
+    /// Submissions waiting (`null` when the database does not answer).
+    pub queue_depth: Option<u64>,
+    /// Judging workers.
+    pub workers: u64,
+    /// What the sandbox can use on this host.
+    #[schema(value_type = Object)]
+    pub sandbox: serde_json::Value,
+    /// Present when the database does not answer.
+    #[schema(nullable = false)]
+    pub error: Option<ErrorDetail>,
+}
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A token from POST /api/login or `sudojudge user token`. Not needed \
+                         in the open single-user mode.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The API document.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "sudojudge",
+        description = "An online judge for three Sudoku problems. Errors are \
+                       {\"error\":{\"code\",\"message\"}}. With accounts in force every \
+                       endpoint but health, problems, login and this document needs \
+                       Authorization: Bearer TOKEN."
+    ),
+    paths(
+        api_health::get,
+        api_problems::list,
+        api_problems::get,
+        api_submissions::create,
+        api_submissions::list,
+        api_submissions::get,
+        api_submissions::rejudge,
+        api_runs::create,
+        api_auth::login,
+        api_auth::logout,
+        api_auth::me,
+        get,
+    ),
+    modifiers(&BearerAuth)
+)]
+pub struct ApiDoc;
+
+/// `GET /api/openapi.json`: this document (public).
+#[utoipa::path(get, path = "/api/openapi.json", operation_id = "openapi", tag = "health",
+    responses((status = 200, description = "the OpenAPI document", content_type = "application/json",
+               body = Object)))]
+pub async fn get() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
