@@ -9,6 +9,7 @@ use serde::Deserialize;
 use super::format::Format;
 use super::ids::{ContestId, Label};
 use super::timing::Timing;
+use crate::accounts::UserName;
 
 /// What is wrong with a contest file; every message names the file, and the key when one
 /// key is at fault.
@@ -410,9 +411,11 @@ fn participants(
     let mut users = BTreeSet::new();
     for (i, user) in list.iter().enumerate() {
         let key = format!("{KEY}[{i}]");
-        let Some(name) = user.as_str().filter(|n| !n.trim().is_empty()) else {
+        let Some(name) = user.as_str() else {
             return Err(invalid(&key, "expected a user name".into()));
         };
+        // The accounts' own rule, so a name no account can have is caught here.
+        UserName::parse(name).map_err(|e| invalid(&key, e.to_string()))?;
         if !users.insert(name.to_string()) {
             return Err(invalid(&key, format!("{name:?} is listed twice")));
         }

@@ -104,6 +104,16 @@ fn each_mistake_names_the_file_and_the_key() {
             "key `participants`",
         ),
         (
+            "participants = [\"alice\", \"bob\"]",
+            "participants = [\"alice\", \"Bob\"]",
+            "key `participants[1]`: invalid user name \"Bob\"",
+        ),
+        (
+            "participants = [\"alice\", \"bob\"]",
+            "participants = [\"alice\", 7]",
+            "key `participants[1]`: expected a user name",
+        ),
+        (
             "per_minutes = 5",
             "per_minutes = 0",
             "key `rate.per_minutes`",
