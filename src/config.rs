@@ -49,6 +49,9 @@ pub struct Config {
     pub server: ServerConfig,
     /// Where the problem packages live.
     pub problems: ProblemsConfig,
+    /// Where the contest files live.
+    #[serde(default)]
+    pub contests: ContestsConfig,
     /// Problem-independent limits for `sudojudge run` and `POST /api/runs`.
     pub run: RunConfig,
     /// Limits for compiles.
@@ -190,6 +193,15 @@ pub struct ProblemsConfig {
     pub dir: PathBuf,
 }
 
+/// Where contests are loaded from.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContestsConfig {
+    /// Folder of the contest files; `None`: `contests` beside the problems folder.
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
+}
+
 /// Limits for custom invocations.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -319,6 +331,18 @@ pub struct LanguageConfig {
 }
 
 impl Config {
+    /// The folder of the contest files: `[contests] dir`, else `contests` beside the
+    /// problems folder (so `--problems DIR` alone moves both).
+    pub fn contests_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.contests.dir {
+            return dir.clone();
+        }
+        match self.problems.dir.parent() {
+            Some(parent) => parent.join("contests"),
+            None => PathBuf::from("contests"),
+        }
+    }
+
     /// The built-in defaults (the repository's `config.toml` as it was at build time), with
     /// toolchains found on this host.
     pub fn embedded() -> Result<Config, ConfigError> {
@@ -438,6 +462,18 @@ mod tests {
             parse_layered(DEFAULT_CONFIG, Some(table("[server]\nworkers = 7\n")), t()).unwrap();
         assert_eq!(config.server.workers, 7);
         assert_eq!(config.server.max_source_kib, 256);
+    }
+
+    #[test]
+    fn contests_sit_beside_the_problems_unless_configured() {
+        let config = parse_layered(DEFAULT_CONFIG, None, t()).unwrap();
+        assert_eq!(config.contests_dir(), PathBuf::from("contests"));
+        let over = Some(table("[problems]\ndir = \"/srv/judge/problems\"\n"));
+        let config = parse_layered(DEFAULT_CONFIG, over, t()).unwrap();
+        assert_eq!(config.contests_dir(), PathBuf::from("/srv/judge/contests"));
+        let over = Some(table("[contests]\ndir = \"/srv/c\"\n"));
+        let config = parse_layered(DEFAULT_CONFIG, over, t()).unwrap();
+        assert_eq!(config.contests_dir(), PathBuf::from("/srv/c"));
     }
 
     #[test]

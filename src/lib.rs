@@ -10,6 +10,8 @@
 //!   every handler asks.
 //! - [`config`]: the configuration file (found at run time) over built-in defaults, to a
 //!   typed [`config::Config`]; toolchains found on this host.
+//! - [`contest`]: contest files, formats, timings and scoreboards as pure code (no I/O but
+//!   reading contest files), with a clock trait.
 //! - [`problem`]: problem packages on disk (`problems/<id>/`), their input formats and data.
 //! - [`solvers`]: pure reference solvers, no I/O. Every verdict rests on them.
 //! - [`checkers`]: one checker per problem kind, built on the solvers.
@@ -27,6 +29,7 @@
 pub mod accounts;
 pub mod checkers;
 pub mod config;
+pub mod contest;
 pub mod grade;
 pub mod judge;
 pub mod languages;

@@ -360,6 +360,13 @@ fn verify_data_only_passes_on_the_committed_data() {
         assert!(report["tests"].as_u64().unwrap() >= 11, "{report}");
     }
     assert_eq!(json["submissions"]["checked"], false);
+    let contests = json["contests"].as_array().unwrap();
+    let ids: Vec<_> = contests
+        .iter()
+        .map(|c| c["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["noip-2009", "practice"], "{contests:?}");
+    assert!(contests.iter().all(|c| c["ok"] == true), "{contests:?}");
 
     let out = sudojudge(&["verify", "--data-only", "binary-sudoku"], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -411,4 +418,42 @@ fn verify_reports_broken_data() {
     std::fs::remove_file(secret.join("a.ans")).unwrap();
     let out = sudojudge(&["verify", "--config", config.to_str().unwrap()], b"");
     assert_one_line_error(&out, "a.in: input without a .ans file beside it");
+}
+
+#[test]
+fn verify_names_the_file_and_key_of_a_broken_contest() {
+    let dir = tempfile::tempdir().unwrap();
+    let practice = std::fs::read_to_string(root().join("contests/practice.toml")).unwrap();
+    let broken = [
+        ("ghost.toml", practice.replace("\"binary-sudoku\"", "\"chess\"")),
+        ("late.toml", practice.replace("kind = \"open\"", "kind = \"window\"\nwindow_start = 2026-03-09T00:00:00Z\nwindow_end = 2026-03-06T00:00:00Z\nduration = \"4h\"")),
+        ("acm.toml", practice.replace("\"ioi\"", "\"acm\"")),
+    ];
+    for (name, text) in &broken {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let problems = root().join("problems");
+    let args = [
+        "verify",
+        "--data-only",
+        "--problems",
+        problems.to_str().unwrap(),
+        "--contests",
+        dir.path().to_str().unwrap(),
+    ];
+    let out = sudojudge(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "ghost.toml: key `problems[3].problem`: unknown problem \"chess\"",
+        "late.toml: key `timing.window_end`: 2026-03-06T00:00:00Z is not after window_start",
+        "acm.toml: key `format`: \"acm\" is not a format",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    // The packages themselves are fine: only the contests fail.
+    assert!(
+        text.contains("binary-sudoku: ") && text.contains("data ok"),
+        "{text}"
+    );
 }

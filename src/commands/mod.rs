@@ -21,6 +21,7 @@ mod status;
 mod submit;
 mod user;
 mod verify;
+mod verify_contests;
 mod verify_judging;
 
 /// sudojudge: an online judge for three Sudoku problems.
@@ -80,20 +81,28 @@ pub const EXIT_ERROR: u8 = 2;
 /// Exit code of `status` for a submission not judged yet (queued, compiling or running).
 pub const EXIT_PENDING: u8 = 3;
 
-/// `--problems DIR`, on every command that loads problem packages.
+/// `--problems DIR` and `--contests DIR`, on every command that loads problem packages.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PackageArgs {
     /// Folder of the problem packages [default: the config file's [problems] dir, relative
     /// to that file; else ./problems].
     #[arg(long = "problems", id = "problems_dir", value_name = "DIR")]
     pub problems_dir: Option<PathBuf>,
+    /// Folder of the contest files [default: the config file's [contests] dir, relative
+    /// to that file; else `contests` beside the problems folder].
+    #[arg(long = "contests", id = "contests_dir", value_name = "DIR")]
+    pub contests_dir: Option<PathBuf>,
 }
 
 impl PackageArgs {
-    /// `config` with `--problems` (if given) in place of its `[problems] dir`.
+    /// `config` with `--problems` and `--contests` (if given) in place of its
+    /// `[problems] dir` and `[contests] dir`.
     fn apply(&self, mut config: Config) -> Config {
         if let Some(dir) = &self.problems_dir {
             config.problems.dir = dir.clone();
+        }
+        if let Some(dir) = &self.contests_dir {
+            config.contests.dir = Some(dir.clone());
         }
         config
     }

@@ -21,8 +21,9 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `sudojudge verify`: exit 0 when every package's data is sound and every reference
-/// solution gets the verdict its folder promises (within the time margins), 1 otherwise.
+/// Runs `sudojudge verify`: exit 0 when every package's data is sound, every contest file
+/// is sound, and every reference solution gets the verdict its folder promises (within the
+/// time margins), 1 otherwise.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = super::load_config_with(config, &args.packages)?;
     let dir = &config.problems.dir;
@@ -36,6 +37,12 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     };
     anyhow::ensure!(!problems.is_empty(), "no problems in {}", dir.display());
     let reports: Vec<_> = problems.iter().map(verify_data).collect();
+    let known: Vec<String> = if args.problems.is_empty() {
+        problems.iter().map(|p| p.id.clone()).collect()
+    } else {
+        problem::load_all(dir)?.into_iter().map(|p| p.id).collect()
+    };
+    let contests = super::verify_contests::check(&config.contests_dir(), &known)?;
     let judged = if args.data_only {
         None
     } else {
@@ -43,7 +50,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             &config, &problems,
         )?)
     };
-    let ok = reports.iter().all(|r| r.ok) && judged.as_ref().is_none_or(|s| s.ok);
+    let ok = reports.iter().all(|r| r.ok)
+        && contests.iter().all(|c| c.ok)
+        && judged.as_ref().is_none_or(|s| s.ok);
     if args.json {
         let submissions = match &judged {
             Some(summary) => serde_json::to_value(summary).context("encoding the summary")?,
@@ -52,6 +61,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         let json = serde_json::json!({
             "ok": ok,
             "data": reports,
+            "contests": contests,
             "submissions": submissions,
         });
         println!("{json}");
@@ -72,6 +82,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                 println!("  {test}: {}", fault.message);
             }
         }
+        super::verify_contests::print(&contests);
         if let Some(summary) = &judged {
             println!();
             super::verify_judging::print_table(summary);

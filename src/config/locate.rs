@@ -70,6 +70,7 @@ fn locate_with(flag: Option<&Path>, env: Option<PathBuf>, cwd_has_file: bool) ->
 const PATH_KEYS: &[(&str, &str)] = &[
     ("server", "database"),
     ("problems", "dir"),
+    ("contests", "dir"),
     ("sandbox", "box_root"),
     ("sandbox", "helper"),
     ("sandbox", "slot_locks"),

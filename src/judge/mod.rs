@@ -20,7 +20,7 @@ pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
 pub use executor::{Compilation, Executor, ExecutorError};
-pub use pipeline::{Compiled, Interrupted, Judge, JudgeSettings};
+pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};
 pub use sandboxed::SandboxExecutor;

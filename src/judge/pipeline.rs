@@ -72,6 +72,18 @@ pub struct Judge<E: Executor> {
     executor: Arc<E>,
     settings: JudgeSettings,
     check: CheckFn,
+    mode: JudgeMode,
+}
+
+/// How much of a submission is judged (a contest's format decides it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum JudgeMode {
+    /// Every test runs, for the score (IOI, OI, and outside contests).
+    #[default]
+    AllTests,
+    /// Judging stops at the first test that is not AC: only the verdict counts (ICPC, as
+    /// DOMjudge's lazy evaluation), so a TLE submission costs one time limit, not all.
+    StopAtFirstFailure,
 }
 
 impl<E: Executor> Clone for Judge<E> {
@@ -80,6 +92,7 @@ impl<E: Executor> Clone for Judge<E> {
             executor: Arc::clone(&self.executor),
             settings: self.settings.clone(),
             check: self.check,
+            mode: self.mode,
         }
     }
 }
@@ -91,7 +104,14 @@ impl<E: Executor> Judge<E> {
             executor,
             settings,
             check: crate::checkers::check,
+            mode: JudgeMode::AllTests,
         }
+    }
+
+    /// The same judge judging as much as `mode` says.
+    pub fn with_mode(mut self, mode: JudgeMode) -> Judge<E> {
+        self.mode = mode;
+        self
     }
 
     /// The same judge with another checker (unit tests of the aggregation).
@@ -153,7 +173,8 @@ impl<E: Executor> Judge<E> {
         }
     }
 
-    /// Runs and checks every test in order; stops early only when `stop()` turns true.
+    /// Runs and checks every test in order; stops early when `stop()` turns true, and after
+    /// the first failing test in [`JudgeMode::StopAtFirstFailure`].
     ///
     /// The whole loop runs in one `spawn_blocking` task: one thread hand-off per submission
     /// rather than two per test, which is most of the judge's own overhead on a busy host.
@@ -168,7 +189,8 @@ impl<E: Executor> Judge<E> {
         let limits = self.settings.test_limits(problem);
         let executor = Arc::clone(&self.executor);
         let tests = problem.tests.clone();
-        let (checker, check) = (problem.checker, self.check);
+        let total = tests.len();
+        let (checker, check, mode) = (problem.checker, self.check, self.mode);
         let joined = tokio::task::spawn_blocking(move || {
             let mut results = Vec::with_capacity(tests.len());
             let mut degraded = false;
@@ -177,16 +199,23 @@ impl<E: Executor> Judge<E> {
                 if stop() {
                     return Err(Interrupted);
                 }
-                match run_and_check(&*executor, &program, test, limits, checker, check) {
+                let failed = match run_and_check(&*executor, &program, test, limits, checker, check)
+                {
                     Ok((result, was_degraded)) => {
                         degraded |= was_degraded;
+                        let failed = result.verdict != Verdict::AC;
                         results.push(result);
+                        failed
                     }
                     Err(e) => {
                         let cause = format!("sandbox: {e}");
                         failure.get_or_insert_with(|| format!("test {}: {cause}", test.name));
                         results.push(system_error(&test.name, cause));
+                        true
                     }
+                };
+                if failed && mode == JudgeMode::StopAtFirstFailure {
+                    break;
                 }
             }
             Ok((results, degraded, failure))
@@ -194,9 +223,14 @@ impl<E: Executor> Judge<E> {
         .await;
         match joined {
             Ok(Ok((results, degraded, failure))) => {
+                let passed = results.iter().filter(|t| t.verdict == Verdict::AC).count();
                 let mut report =
                     JudgeReport::from_tests(&problem.id, language, compile, results, degraded);
                 report.judge_failure = failure;
+                // Tests skipped after a failure count as not passed.
+                if let Some(share) = (passed * 100).checked_div(total) {
+                    report.score = u32::try_from(share).unwrap_or(0);
+                }
                 Ok(report)
             }
             Ok(Err(Interrupted)) => Err(Interrupted),

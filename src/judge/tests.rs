@@ -113,12 +113,15 @@ pub(crate) fn judge() -> Judge<Fake> {
     Judge::new(Arc::new(Fake), settings).with_checker(fake_check)
 }
 
-fn run(problem: &Problem, source: &str) -> JudgeReport {
-    let rt = tokio::runtime::Builder::new_current_thread()
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .unwrap();
-    rt.block_on(judge().judge(problem, "python", source.as_bytes().to_vec()))
+        .unwrap()
+}
+
+fn run(problem: &Problem, source: &str) -> JudgeReport {
+    runtime().block_on(judge().judge(problem, "python", source.as_bytes().to_vec()))
 }
 
 const ABC: &[(&str, &str, &str)] = &[
@@ -148,6 +151,21 @@ fn every_test_runs_after_a_failure_and_the_first_failure_wins() {
     assert_eq!(verdicts, [Verdict::AC, Verdict::TLE, Verdict::AC]);
     assert_eq!(r.verdict, Verdict::TLE);
     assert_eq!(r.score, 66);
+}
+
+#[test]
+fn stop_at_first_failure_skips_the_tests_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = problem(dir.path(), ABC);
+    let rt = runtime();
+    let lazy = judge().with_mode(JudgeMode::StopAtFirstFailure);
+    let r = rt.block_on(lazy.judge(&p, "python", b"slow on b".to_vec()));
+    let verdicts: Vec<_> = r.tests.iter().map(|t| t.verdict).collect();
+    assert_eq!(verdicts, [Verdict::AC, Verdict::TLE], "test c never ran");
+    assert_eq!(r.verdict, Verdict::TLE);
+    assert_eq!(r.score, 33, "the skipped test counts as not passed");
+    let r = rt.block_on(lazy.judge(&p, "python", b"echo".to_vec()));
+    assert_eq!((r.verdict, r.score, r.tests.len()), (Verdict::AC, 100, 3));
 }
 
 #[test]
@@ -223,10 +241,7 @@ fn system_errors_name_their_cause() {
 fn stop_request_interrupts_between_tests() {
     let dir = tempfile::tempdir().unwrap();
     let p = problem(dir.path(), ABC);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let j = judge();
     let out = rt.block_on(async {
         match j.compile(&p, "python", b"echo".to_vec()).await {

@@ -1,0 +1,44 @@
+//! Contests as pure code: contest files, formats, timings, scoreboards and the fair queue.
+//!
+//! Nothing here touches the database, the network or the sandbox: the store hands this
+//! module the judged submissions, this module hands back the board. Time comes from a
+//! [`Clock`], so every rule is tested with a fake one.
+//!
+//! - [`ids`]: the contest id and the problem labels (A, B, C...), newtypes that validate.
+//! - [`file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key.
+//! - [`load`]: every contest of a folder, checked against the problems that exist.
+//! - [`clock`]: the clock trait, a real clock and a fake one.
+//! - [`timing`]: `fixed`, `window` and `open` timing: where a contestant stands at a time.
+//! - [`format`]: `icpc`, `ioi`, `oi`, and how much of a submission each one judges.
+//! - [`board`]: the scoreboard types and the ranking shared by the formats.
+//! - [`icpc`], [`ioi`], [`oi`]: one scoring function per format.
+//! - [`view`]: which board an audience sees at an instant (freeze, hidden OI results).
+//! - [`rate`]: the per-user submission rate (when a 429 may retry).
+//! - [`fair`]: which queued submission a free worker takes.
+
+pub mod board;
+pub mod clock;
+pub mod fair;
+pub mod file;
+pub mod format;
+pub mod icpc;
+pub mod ids;
+pub mod ioi;
+pub mod load;
+pub mod oi;
+pub mod rate;
+pub mod timing;
+pub mod view;
+
+pub use board::{Audience, Cell, CellState, Outcome, Row, Scoreboard, Submission};
+pub use clock::{Clock, FakeClock, SystemClock};
+pub use fair::{pick, Queued};
+pub use file::{Contest, ContestError, ContestProblem, Participants, Rate};
+pub use format::Format;
+pub use ids::{ContestId, Label};
+pub use load::{check_problems, load_all, LoadError};
+pub use timing::{Phase, Timing};
+pub use view::scoreboard;
+
+#[cfg(test)]
+mod examples;
