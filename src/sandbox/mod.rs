@@ -18,7 +18,8 @@
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
 //!   own inode-bounded tmpfs.
 //! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
-//! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups.
+//! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups;
+//!   `stale.rs`: sweeping what a judge process that died left behind.
 
 pub mod boxdir;
 pub mod boxfs;
@@ -37,6 +38,7 @@ pub mod status;
 pub mod supervise;
 
 mod runner;
+mod stale;
 
 pub use helper::helper_main;
 pub use probe::{probe, Capabilities};

@@ -19,6 +19,7 @@ use super::rlimits::RlimitPlan;
 use super::rootfs::Devices;
 use super::slots::{SlotError, SlotLease};
 use super::spec::{BoxSpec, HelperReport};
+use super::stale;
 use super::status::{classify, Facts};
 use super::{RunReport, RunRequest};
 use crate::config::SandboxConfig;
@@ -119,22 +120,6 @@ pub const SLOT_WAIT: Duration = Duration::from_secs(120);
 /// Distinguishes sandboxes of one process (and so their cgroups and box folders).
 static INSTANCES: AtomicU64 = AtomicU64::new(0);
 
-fn pid_alive(pid: i32) -> bool {
-    // SAFETY: kill(2) with signal 0 only checks existence.
-    pid > 0
-        && (unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH))
-}
-
-/// Owner pid of a `slot{N}-{pid}-...` name.
-fn owner_pid(name: &str, slot: u32) -> Option<i32> {
-    name.strip_prefix(&format!("slot{slot}-"))?
-        .split('-')
-        .next()?
-        .parse()
-        .ok()
-}
-
 /// Size of a box's own file system when `box_tmpfs_mb = 0` (its pages are charged to the
 /// run's memory limit as they are written, so this only caps one run's files).
 const DEFAULT_BOX_MB: u64 = 1024;
@@ -194,7 +179,7 @@ impl Sandbox {
         } else {
             None
         };
-        remove_stale(&config.box_root, cgroups.as_ref(), slot);
+        stale::remove_stale(&config.box_root, cgroups.as_ref(), slot);
         let template = config.box_root.join(format!("{name}.root"));
         std::fs::DirBuilder::new()
             .mode(0o755)
@@ -521,29 +506,6 @@ impl Drop for Sandbox {
     }
 }
 
-/// Removes box folders and cgroups of this slot, and compiled programs of any slot, left by
-/// a judge process that died (kill -9, a crash).
-fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>, slot: u32) {
-    let stale = |name: &str| owner_pid(name, slot).is_some_and(|pid| !pid_alive(pid));
-    let orphan_program =
-        |name: &str| boxdir::program_dir_owner(name).is_some_and(|pid| !pid_alive(pid));
-    if let Ok(dir) = std::fs::read_dir(box_root) {
-        for e in dir.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if stale(&name) || orphan_program(&name) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-    }
-    if let Some(m) = cgroups {
-        for name in m.leaves() {
-            if stale(&name) {
-                let _ = m.open(&name).remove();
-            }
-        }
-    }
-}
-
 /// Removes the run's cgroup even when the run fails half-way.
 struct CgroupGuard(Cgroup);
 
@@ -569,26 +531,5 @@ mod tests {
     fn sandbox_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Sandbox>();
-    }
-
-    #[test]
-    fn program_dir_owner_parses_program_names() {
-        let prefix = boxdir::program_dir_prefix();
-        assert!(prefix.ends_with('-'));
-        assert_eq!(
-            boxdir::program_dir_owner(&format!("{prefix}a1B2c3")),
-            Some(std::process::id() as i32)
-        );
-        assert_eq!(boxdir::program_dir_owner("program-Ab3dEf"), None);
-        assert_eq!(boxdir::program_dir_owner("slot1-12-0"), None);
-    }
-
-    #[test]
-    fn owner_pid_parses_slot_names() {
-        assert_eq!(owner_pid("slot3-1234-0-7", 3), Some(1234));
-        assert_eq!(owner_pid("slot3-1234-0", 3), Some(1234));
-        assert_eq!(owner_pid("slot31-1234-0", 3), None);
-        assert_eq!(owner_pid("other", 3), None);
-        assert!(pid_alive(std::process::id() as i32));
     }
 }
