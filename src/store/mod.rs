@@ -132,4 +132,6 @@ fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
+mod fair_tests;
+#[cfg(test)]
 mod tests;

@@ -29,7 +29,9 @@ pub trait Queue: Send + Sync + 'static {
         }
     }
 
-    /// Atomically claims the oldest queued submission (now `compiling`), if any.
+    /// Atomically claims a queued submission (now `compiling`), if any: the oldest one of the
+    /// owner with the fewest submissions being judged (`contest::pick`'s rule), so one
+    /// contestant's flood cannot delay another's first submission.
     fn claim(
         &self,
         worker: &str,

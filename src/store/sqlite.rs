@@ -20,6 +20,18 @@ use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
+/// The queued submission a free worker takes, fairly between owners (`contest::pick`'s rule):
+/// fewest of its owner's submissions in flight (`compiling`/`running`; the NULL owner of the
+/// open mode is one owner, hence `IS`), then oldest queued (`queued_at`, then id). The oldest
+/// queued row among the owners with the fewest in flight is that owner's oldest, so one ORDER
+/// BY gives "the oldest of the least busy owner, ties to the owner whose oldest is oldest". The
+/// count reads the partial index `submissions_in_flight` (migrations/0003_fair_queue.sql).
+const FAIR_NEXT: &str = "SELECT q.id FROM submissions q WHERE q.status = 'queued'
+     ORDER BY (SELECT COUNT(*) FROM submissions f
+               WHERE f.status IN ('compiling', 'running') AND f.user_id IS q.user_id),
+              q.queued_at, q.id
+     LIMIT 1";
+
 /// Submissions, test results and the queue in one SQLite file.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
@@ -246,8 +258,7 @@ impl Queue for SqliteStore {
         let claimed: Option<Claimed> = sqlx::query_as(&format!(
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
-             WHERE id = (SELECT id FROM submissions WHERE status = 'queued'
-                         ORDER BY queued_at, id LIMIT 1)
+             WHERE id = ({FAIR_NEXT})
              RETURNING id, attempt, problem, language, source"
         ))
         .bind(worker)

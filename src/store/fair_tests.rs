@@ -1,0 +1,178 @@
+//! The fair claim: the unit case from issue 13, and `contest::pick` as the oracle of the SQL
+//! order on random queues.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::contest::{pick, Queued};
+use crate::judge::{CompileInfo, JudgeReport};
+
+/// A store with `users` accounts; returns their ids.
+async fn store_with_users(dir: &tempfile::TempDir, users: usize) -> (SqliteStore, Vec<i64>) {
+    let s = SqliteStore::open(&dir.path().join("db")).await.unwrap();
+    let mut ids = Vec::new();
+    for i in 0..users {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (name, role, password_hash) VALUES (?, 'contestant', 'x')
+             RETURNING id",
+        )
+        .bind(format!("user{i}"))
+        .fetch_one(&s.writer)
+        .await
+        .unwrap();
+        ids.push(id);
+    }
+    (s, ids)
+}
+
+fn owned(owner: Option<i64>) -> NewSubmission {
+    NewSubmission {
+        problem: "sudoku".into(),
+        language: "c".into(),
+        source: "int main(){}".into(),
+        owner,
+    }
+}
+
+fn done() -> JudgeReport {
+    let compile = CompileInfo {
+        ok: true,
+        log: String::new(),
+    };
+    JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false)
+}
+
+#[tokio::test]
+async fn another_users_first_submission_overtakes_a_flood() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, users) = store_with_users(&dir, 2).await;
+    let mut flood = Vec::new();
+    for _ in 0..50 {
+        flood.push(s.enqueue(owned(Some(users[0]))).await.unwrap());
+    }
+    let late = s.enqueue(owned(Some(users[1]))).await.unwrap();
+    // Nobody judging: the oldest overall.
+    let first = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!(first.id, flood[0]);
+    // One of A's in flight: B's, though 49 of A's are older.
+    assert_eq!(s.claim("w1").await.unwrap().unwrap().id, late);
+    // One each in flight: A's next oldest.
+    assert_eq!(s.claim("w2").await.unwrap().unwrap().id, flood[1]);
+    // Open-mode submissions (no owner) count as one more user, with nothing in flight.
+    let open = s.enqueue(owned(None)).await.unwrap();
+    assert_eq!(s.claim("w3").await.unwrap().unwrap().id, open);
+    // B done, A still with two in flight: with B's queue empty, A's next.
+    assert!(s.complete(late, 1, &done()).await.unwrap());
+    assert_eq!(s.claim("w1").await.unwrap().unwrap().id, flood[2]);
+    assert_eq!(s.depth().await.unwrap(), 47);
+}
+
+#[tokio::test]
+async fn a_released_submission_keeps_its_owners_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, users) = store_with_users(&dir, 2).await;
+    let a = s.enqueue(owned(Some(users[0]))).await.unwrap();
+    let b = s.enqueue(owned(Some(users[1]))).await.unwrap();
+    let claimed = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!(claimed.id, a);
+    s.release(a, claimed.attempt).await.unwrap();
+    // Nothing in flight again: A's is older than B's.
+    let again = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!((again.id, again.attempt), (a, 2));
+    assert_eq!(s.claim("w1").await.unwrap().unwrap().id, b);
+}
+
+/// One step of a random run: a user (index; `users` means no owner) submits, a worker claims,
+/// or the k-th submission in flight finishes or is released.
+#[derive(Debug, Clone)]
+enum Step {
+    Submit(usize),
+    Claim,
+    Finish(usize),
+    Release(usize),
+}
+
+fn steps(users: usize) -> impl Strategy<Value = Vec<Step>> {
+    let step = prop_oneof![
+        3 => (0..=users).prop_map(Step::Submit),
+        3 => Just(Step::Claim),
+        1 => any::<usize>().prop_map(Step::Finish),
+        1 => any::<usize>().prop_map(Step::Release),
+    ];
+    prop::collection::vec(step, 1..60)
+}
+
+/// Runs `steps` on a store and on a model that chooses with `contest::pick`; every claim must
+/// take what `pick` takes.
+async fn claims_follow_pick(steps: Vec<Step>, users: usize) -> Result<(), TestCaseError> {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, ids) = store_with_users(&dir, users).await;
+    let name = |owner: Option<i64>| owner.map_or("nobody".to_string(), |o| format!("u{o}"));
+    let mut queued: Vec<(Queued, Option<i64>)> = Vec::new();
+    let mut flight: Vec<(i64, i64, Option<i64>)> = Vec::new(); // (id, attempt, owner)
+    for step in steps {
+        match step {
+            Step::Submit(u) => {
+                let owner = ids.get(u).copied();
+                let id = s.enqueue(owned(owner)).await.unwrap();
+                let user = name(owner);
+                queued.push((
+                    Queued {
+                        id: id as u64,
+                        user,
+                    },
+                    owner,
+                ));
+            }
+            Step::Claim => {
+                let mut in_flight = HashMap::new();
+                for (_, _, owner) in &flight {
+                    *in_flight.entry(name(*owner)).or_insert(0) += 1;
+                }
+                let list: Vec<Queued> = queued.iter().map(|(q, _)| q.clone()).collect();
+                let expected = pick(&list, &in_flight).map(|q| q.id as i64);
+                let got = s.claim("w").await.unwrap();
+                prop_assert_eq!(got.as_ref().map(|c| c.id), expected);
+                if let Some(c) = got {
+                    let at = queued
+                        .iter()
+                        .position(|(q, _)| q.id as i64 == c.id)
+                        .unwrap();
+                    let (_, owner) = queued.remove(at);
+                    flight.push((c.id, c.attempt, owner));
+                }
+            }
+            Step::Finish(k) | Step::Release(k) if !flight.is_empty() => {
+                let (id, attempt, owner) = flight.remove(k % flight.len());
+                if matches!(step, Step::Finish(_)) {
+                    prop_assert!(s.complete(id, attempt, &done()).await.unwrap());
+                } else {
+                    // Back in the queue with its old place (its queued_at is kept).
+                    s.release(id, attempt).await.unwrap();
+                    let user = name(owner);
+                    queued.push((
+                        Queued {
+                            id: id as u64,
+                            user,
+                        },
+                        owner,
+                    ));
+                }
+            }
+            Step::Finish(_) | Step::Release(_) => {}
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_sql_claim_takes_what_contest_pick_takes(steps in steps(3)) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(claims_follow_pick(steps, 3))?;
+    }
+}
