@@ -110,55 +110,43 @@ async fn claims_follow_pick(steps: Vec<Step>, users: usize) -> Result<(), TestCa
     let dir = tempfile::tempdir().unwrap();
     let (s, ids) = store_with_users(&dir, users).await;
     let name = |owner: Option<i64>| owner.map_or("nobody".to_string(), |o| format!("u{o}"));
-    let mut queued: Vec<(Queued, Option<i64>)> = Vec::new();
-    let mut flight: Vec<(i64, i64, Option<i64>)> = Vec::new(); // (id, attempt, owner)
+    // The model: who owns each submission, what waits, what is being judged (id, attempt).
+    let mut owners: HashMap<i64, String> = HashMap::new();
+    let mut queued: Vec<Queued> = Vec::new();
+    let mut flight: Vec<(i64, i64)> = Vec::new();
+    let waiting = |id: i64, owners: &HashMap<i64, String>| Queued {
+        id: id as u64,
+        user: owners.get(&id).cloned().unwrap_or_default(),
+    };
     for step in steps {
         match step {
             Step::Submit(u) => {
                 let owner = ids.get(u).copied();
                 let id = s.enqueue(owned(owner)).await.unwrap();
-                let user = name(owner);
-                queued.push((
-                    Queued {
-                        id: id as u64,
-                        user,
-                    },
-                    owner,
-                ));
+                owners.insert(id, name(owner));
+                queued.push(waiting(id, &owners));
             }
             Step::Claim => {
                 let mut in_flight = HashMap::new();
-                for (_, _, owner) in &flight {
-                    *in_flight.entry(name(*owner)).or_insert(0) += 1;
+                for (id, _) in &flight {
+                    *in_flight.entry(waiting(*id, &owners).user).or_insert(0) += 1;
                 }
-                let list: Vec<Queued> = queued.iter().map(|(q, _)| q.clone()).collect();
-                let expected = pick(&list, &in_flight).map(|q| q.id as i64);
+                let expected = pick(&queued, &in_flight).map(|q| q.id as i64);
                 let got = s.claim("w").await.unwrap();
                 prop_assert_eq!(got.as_ref().map(|c| c.id), expected);
                 if let Some(c) = got {
-                    let at = queued
-                        .iter()
-                        .position(|(q, _)| q.id as i64 == c.id)
-                        .unwrap();
-                    let (_, owner) = queued.remove(at);
-                    flight.push((c.id, c.attempt, owner));
+                    queued.retain(|q| q.id as i64 != c.id);
+                    flight.push((c.id, c.attempt));
                 }
             }
             Step::Finish(k) | Step::Release(k) if !flight.is_empty() => {
-                let (id, attempt, owner) = flight.remove(k % flight.len());
+                let (id, attempt) = flight.remove(k % flight.len());
                 if matches!(step, Step::Finish(_)) {
                     prop_assert!(s.complete(id, attempt, &done()).await.unwrap());
                 } else {
                     // Back in the queue with its old place (its queued_at is kept).
                     s.release(id, attempt).await.unwrap();
-                    let user = name(owner);
-                    queued.push((
-                        Queued {
-                            id: id as u64,
-                            user,
-                        },
-                        owner,
-                    ));
+                    queued.push(waiting(id, &owners));
                 }
             }
             Step::Finish(_) | Step::Release(_) => {}
