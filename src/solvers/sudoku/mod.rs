@@ -27,6 +27,23 @@ pub(crate) const fn box_of(row: usize, col: usize) -> usize {
     (row / 3) * 3 + col / 3
 }
 
+/// Whether `sol` completes `puzzle`: every given kept, every row, column and box 1 to 9.
+/// A plain test oracle, written apart from the solvers it checks.
+#[cfg(test)]
+pub(crate) fn is_valid_solution(puzzle: &Grid, sol: &Grid) -> bool {
+    let kept = puzzle.iter().zip(sol).all(|(&p, &s)| p == 0 || p == s);
+    let units_ok = (0..9).all(|u| {
+        let (mut row, mut col, mut bx) = (0u16, 0u16, 0u16);
+        for k in 0..9 {
+            row |= 1 << sol[u * 9 + k];
+            col |= 1 << sol[k * 9 + u];
+            bx |= 1 << sol[(u / 3 * 3 + k / 3) * 9 + u % 3 * 3 + k % 3];
+        }
+        row == 0x3fe && col == 0x3fe && bx == 0x3fe
+    });
+    kept && units_ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,20 +55,6 @@ mod tests {
             *cell = if b.is_ascii_digit() { b - b'0' } else { 0 };
         }
         grid
-    }
-
-    fn is_valid_solution(puzzle: &Grid, sol: &Grid) -> bool {
-        let kept = puzzle.iter().zip(sol).all(|(&p, &s)| p == 0 || p == s);
-        let units_ok = (0..9).all(|u| {
-            let (mut row, mut col, mut bx) = (0u16, 0u16, 0u16);
-            for k in 0..9 {
-                row |= 1 << sol[u * 9 + k];
-                col |= 1 << sol[k * 9 + u];
-                bx |= 1 << sol[(u / 3 * 3 + k / 3) * 9 + u % 3 * 3 + k % 3];
-            }
-            row == 0x3fe && col == 0x3fe && bx == 0x3fe
-        });
-        kept && units_ok
     }
 
     const POJ1: &str =
