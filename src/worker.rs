@@ -103,6 +103,7 @@ async fn process<Q: Queue, E: Executor>(
         problem,
         language,
         source,
+        contest: _,
     } = claimed;
     let report = match ctx.problems.get(&problem) {
         None => JudgeReport::without_tests(
