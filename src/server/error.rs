@@ -62,6 +62,10 @@ pub enum ApiError {
     /// Signed in, but the access rules refuse.
     #[error("{0}")]
     Forbidden(String),
+    /// A contest rule refuses: 403 with the reason as the code (`not_started`, `contest_over`,
+    /// `not_a_participant`...).
+    #[error("{}", .0.message())]
+    Contest(crate::accounts::access::ContestRefusal),
     /// Too many attempts; retry after the given seconds.
     #[error("{message}; retry in {retry_after_secs} s")]
     RateLimited {
@@ -99,6 +103,7 @@ impl ApiError {
             ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

@@ -48,11 +48,13 @@ pub struct AppState {
     pub request_timeout: Duration,
     /// Accounts settings and the login and run rate limits.
     pub auth: Arc<super::auth::Auth>,
+    /// The contests, their clock and their cached boards.
+    pub contests: Arc<super::contests::Contests>,
 }
 
 impl AppState {
     /// The state of a server on `config`: its request limits, its lines, its feedback rule,
-    /// its accounts settings and rate limits.
+    /// its accounts settings and rate limits (no contests: see [`AppState::with_contests`]).
     /// `runner` is `None` for a server that runs no custom invocations.
     pub fn new(
         config: &Config,
@@ -85,6 +87,16 @@ impl AppState {
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
             auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
+            contests: Arc::new(super::contests::Contests::new(
+                Vec::new(),
+                Arc::new(crate::contest::SystemClock),
+            )),
         }
+    }
+
+    /// The same state serving `contests` (a new state has none).
+    pub fn with_contests(mut self, contests: Arc<super::contests::Contests>) -> AppState {
+        self.contests = contests;
+        self
     }
 }
