@@ -18,8 +18,9 @@
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
 //! - [`languages`]: the language table: compile and run commands per language.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
-//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
-//! - [`server`]: the axum HTTP API.
+//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue, accounts,
+//!   contests' runtime state (participations, the board's version, clarifications).
+//! - [`server`]: the axum HTTP API, and the contest services it shares with the web pages.
 //! - [`worker`]: takes queued submissions and judges them.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).

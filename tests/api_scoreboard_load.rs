@@ -13,12 +13,15 @@
 mod accounts;
 #[path = "fixtures/daemon.rs"]
 mod daemon;
+#[path = "fixtures/rng.rs"]
+mod rng;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use accounts::{add_user, login};
 use daemon::{client, trimmed_problems, Daemon};
+use rng::Rng;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::ConnectOptions;
 
@@ -48,18 +51,6 @@ problem = "target-sudoku"
 label = "D"
 problem = "binary-sudoku"
 "#;
-
-/// xorshift64*: the same data every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-    }
-}
 
 /// Creates the schema (through the store), then users and submissions in one transaction.
 async fn seed(db: &std::path::Path) {
