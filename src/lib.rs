@@ -21,6 +21,8 @@
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
 //! - [`server`]: the axum HTTP API.
 //! - [`worker`]: takes queued submissions and judges them.
+//! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
+//!   cgroup folder), so several nodes share one machine.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
@@ -33,6 +35,7 @@ pub mod contest;
 pub mod grade;
 pub mod judge;
 pub mod languages;
+pub mod node;
 pub mod problem;
 pub mod sandbox;
 pub mod server;
