@@ -113,6 +113,8 @@ mod tests {
             source: None,
             owner: None,
             user: None,
+            submitted_data_hash: None,
+            judged_data_hash: None,
         }
     }
 

@@ -51,6 +51,9 @@ pub struct NewSubmission {
     pub source: String,
     /// The user who made it (`None`: open single-user mode, or the CLI).
     pub owner: Option<i64>,
+    /// The hash of the problem's data on the node that took the submission
+    /// ([`crate::problem::DataHash`]); `None` when that node does not have the problem.
+    pub data_hash: Option<String>,
 }
 
 /// A submission a worker has claimed: what it needs to judge it.
@@ -108,6 +111,12 @@ pub struct Submission {
     /// The owner's name (`null` for submissions made in the open single-user mode).
     #[serde(default)]
     pub user: Option<String>,
+    /// The hash of the problem's data the submission was made against (the API node's).
+    #[serde(default)]
+    pub submitted_data_hash: Option<String>,
+    /// The hash of the problem's data the last judgement used (the judging node's).
+    #[serde(default)]
+    pub judged_data_hash: Option<String>,
 }
 
 /// What [`super::Queue::requeue_stale`] did at start-up.
@@ -151,6 +160,8 @@ pub(crate) struct SubmissionRow {
     pub finished_at: Option<String>,
     pub user_id: Option<i64>,
     pub user: Option<String>,
+    pub submitted_data_hash: Option<String>,
+    pub judged_data_hash: Option<String>,
 }
 
 #[derive(Debug, sqlx::FromRow)]
