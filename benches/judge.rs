@@ -225,6 +225,7 @@ async fn overhead_rounds(
         wake: Arc::new(Notify::new()),
         shutdown,
         max_attempts: config.queue.max_attempts,
+        metrics: sudojudge::metrics::Metrics::new("bench"),
     };
     let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
     let handle = worker::spawn("bench".into(), judge, ctx.clone());
@@ -239,6 +240,7 @@ async fn overhead_rounds(
         let t = Instant::now();
         let id = queue
             .enqueue(NewSubmission {
+                data_hash: None,
                 problem: "binary-sudoku".into(),
                 language: "c".into(),
                 source: source.clone(),

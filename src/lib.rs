@@ -23,6 +23,8 @@
 //! - [`worker`]: takes queued submissions and judges them.
 //! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
 //!   cgroup folder), so several nodes share one machine.
+//! - [`metrics`]: the Prometheus counters, gauges and histogram behind `GET /metrics`, one
+//!   registry per daemon.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
@@ -35,6 +37,7 @@ pub mod contest;
 pub mod grade;
 pub mod judge;
 pub mod languages;
+pub mod metrics;
 pub mod node;
 pub mod problem;
 pub mod sandbox;

@@ -14,6 +14,7 @@ use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
 use crate::judge::{CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeReport, Verdict};
+use crate::metrics::Metrics;
 use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
 
@@ -37,6 +38,8 @@ pub struct WorkerContext<Q> {
     pub shutdown: watch::Receiver<bool>,
     /// Claims of one submission the judge fails on before it is stored as `SE`.
     pub max_attempts: u32,
+    /// The daemon's metrics: judged counts and durations, the node's heartbeat.
+    pub metrics: Metrics,
 }
 
 impl<Q> Clone for WorkerContext<Q> {
@@ -47,6 +50,7 @@ impl<Q> Clone for WorkerContext<Q> {
             wake: Arc::clone(&self.wake),
             shutdown: self.shutdown.clone(),
             max_attempts: self.max_attempts,
+            metrics: self.metrics.clone(),
         }
     }
 }
@@ -72,6 +76,7 @@ async fn work<Q: Queue, E: Executor>(name: String, judge: Judge<E>, mut ctx: Wor
         // Registered before looking at the queue, so a submission queued in between still
         // wakes this worker.
         notified.as_mut().enable();
+        ctx.metrics.beat();
         match ctx.queue.claim(&name).await {
             Ok(Some(claimed)) => process(&name, &judge, &ctx, claimed).await,
             Ok(None) => {
@@ -122,10 +127,13 @@ async fn process<Q: Queue, E: Executor>(
                     tracing::warn!(worker = %name, id, error = %e, "cannot mark running");
                 }
                 let shutdown = ctx.shutdown.clone();
-                match judge
-                    .run_tests(p, &language, program, compile, move || *shutdown.borrow())
-                    .await
-                {
+                let metrics = ctx.metrics.clone();
+                // Asked between two tests: a worker judging a long submission still beats.
+                let stop = move || {
+                    metrics.beat();
+                    *shutdown.borrow()
+                };
+                match judge.run_tests(p, &language, program, compile, stop).await {
                     Ok(report) => report,
                     Err(Interrupted) => {
                         match ctx.queue.release(id, attempt).await {
@@ -141,6 +149,8 @@ async fn process<Q: Queue, E: Executor>(
             }
         },
     };
+    let mut report = report;
+    report.data_hash = ctx.problems.get(&problem).map(|p| p.data_hash.to_hex());
     let report = match report.judge_failure.clone() {
         None => report,
         Some(cause) if attempt < i64::from(ctx.max_attempts) => {
@@ -156,7 +166,10 @@ async fn process<Q: Queue, E: Executor>(
         }
         Some(cause) => gave_up(report, attempt, &cause),
     };
-    store_report(name, ctx, id, attempt, &report).await;
+    if store_report(name, ctx, id, attempt, &report).await {
+        ctx.metrics
+            .judged(&report.problem, report.verdict.as_str(), started.elapsed());
+    }
     tracing::info!(
         id,
         problem = %report.problem,
@@ -181,19 +194,20 @@ fn gave_up(mut report: JudgeReport, attempts: i64, cause: &str) -> JudgeReport {
     report
 }
 
+/// Stores the result; `true` when it was stored (not dropped as stale, not lost to errors).
 async fn store_report<Q: Queue>(
     name: &str,
     ctx: &WorkerContext<Q>,
     id: i64,
     attempt: i64,
     report: &JudgeReport,
-) {
+) -> bool {
     for try_no in 1..=3 {
         match ctx.queue.complete(id, attempt, report).await {
-            Ok(true) => return,
+            Ok(true) => return true,
             Ok(false) => {
                 tracing::warn!(worker = %name, id, attempt, "stale claim: result dropped");
-                return;
+                return false;
             }
             Err(e) => {
                 tracing::error!(worker = %name, id, try_no, error = %e, "cannot store result");
@@ -201,6 +215,7 @@ async fn store_report<Q: Queue>(
             }
         }
     }
+    false
 }
 
 #[cfg(test)]

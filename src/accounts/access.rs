@@ -11,6 +11,7 @@
 //! | read a submission | yes | 401 | own; another's is 404 | yes |
 //! | rejudge | yes | 401 | own 403, another's 404 | yes |
 //! | `/api/me`, logout | open-mode answer | 401 | yes | yes |
+//! | `/metrics` (also: anyone sending the `[metrics] token`) | yes | 401 | 403 | yes |
 //! | feedback on secret tests | the config's | - | verdict, time, memory | full |
 
 use super::{Role, UserName};
@@ -154,6 +155,19 @@ pub fn rejudge(caller: &Caller, owner: Option<i64>) -> Decision {
     }
 }
 
+/// Reading `GET /metrics`: the open mode's host, an admin, or a scraper presenting the
+/// `[metrics] token` (`token_ok`; Prometheus holds no account). Counts by problem, verdict
+/// and route are the host's business, not a contestant's.
+pub fn read_metrics(caller: &Caller, token_ok: bool) -> Decision {
+    match caller {
+        _ if token_ok => Decision::Allow,
+        Caller::Open => Decision::Allow,
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if c.is_admin() => Decision::Allow,
+        Caller::User(_) => Decision::Forbidden,
+    }
+}
+
 /// `GET /api/me` and `POST /api/logout`: a signed-in user (open mode answers for the host).
 pub fn me(caller: &Caller) -> Decision {
     match caller {
@@ -218,6 +232,21 @@ mod tests {
         assert_eq!(list_submissions(&admin), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Open), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Anonymous), Err(Unauthenticated));
+    }
+
+    #[test]
+    fn metrics_are_the_hosts() {
+        use Decision::*;
+        let (admin, alice) = (user(1, Role::Admin), user(2, Role::Contestant));
+        for (caller, without, with_token) in [
+            (&Caller::Open, Allow, Allow),
+            (&Caller::Anonymous, Unauthenticated, Allow),
+            (&admin, Allow, Allow),
+            (&alice, Forbidden, Allow),
+        ] {
+            assert_eq!(read_metrics(caller, false), without, "{caller:?}");
+            assert_eq!(read_metrics(caller, true), with_token, "{caller:?}");
+        }
     }
 
     #[test]

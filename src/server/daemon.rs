@@ -10,6 +10,8 @@ use tokio::task::JoinHandle;
 use crate::accounts::access;
 use crate::config::Config;
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
+use crate::metrics::{Counted, Metrics};
+use crate::node::NodeIdentity;
 use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
@@ -51,6 +53,7 @@ pub struct Daemon {
     server: JoinHandle<std::io::Result<()>>,
     worker_handles: Vec<JoinHandle<()>>,
     store: SqliteStore,
+    metrics: Metrics,
     _owner: DatabaseOwner,
 }
 
@@ -92,16 +95,17 @@ impl Daemon {
         let problems = Arc::new(problems);
         let wake = Arc::new(Notify::new());
         let (stop, stop_rx) = watch::channel(false);
+        let metrics = Metrics::new(NodeIdentity::name_of(config).as_str());
 
         let mut executors = Vec::with_capacity(workers);
         for slot in 0..workers {
             let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
-            executors.push(Arc::new(e));
+            executors.push(Arc::new(Counted::judging(e, metrics.clone())));
         }
         let mut run_slots = Vec::new();
         for slot in workers..workers + config.run.slots.max(1) {
             let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
-            run_slots.push(Arc::new(e));
+            run_slots.push(Arc::new(Counted::custom(e, metrics.clone())));
         }
         let runner: Arc<dyn CustomRun> = Arc::new(RunnerPool::new(run_slots, config));
 
@@ -127,6 +131,7 @@ impl Daemon {
             wake: Arc::clone(&wake),
             shutdown: stop_rx.clone(),
             max_attempts: config.queue.max_attempts,
+            metrics: metrics.clone(),
         };
         let worker_handles = executors
             .into_iter()
@@ -138,7 +143,7 @@ impl Daemon {
             .collect();
 
         let run_slots = runner.size();
-        let state = AppState::new(
+        let mut state = AppState::new(
             config,
             store.clone(),
             problems,
@@ -147,6 +152,7 @@ impl Daemon {
             Some(runner),
             wake,
         );
+        state.metrics = metrics.clone();
         let app = super::router(state);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {
@@ -166,6 +172,7 @@ impl Daemon {
             server,
             worker_handles,
             store,
+            metrics,
             _owner: owner,
         })
     }
@@ -178,6 +185,11 @@ impl Daemon {
     /// Number of judging workers.
     pub fn workers(&self) -> usize {
         self.workers
+    }
+
+    /// The daemon's metrics registry (what `GET /metrics` renders).
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
     }
 
     /// The store (benchmarks and tests read it directly).

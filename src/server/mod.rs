@@ -7,11 +7,13 @@
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
+//! - [`api_metrics`]: `GET /metrics` in Prometheus text, and the HTTP request counter.
 //! - [`openapi`]: the OpenAPI document, served at `/api/openapi.json`.
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
 
 pub mod api_auth;
 pub mod api_health;
+pub mod api_metrics;
 pub mod api_problems;
 pub mod api_runs;
 pub mod api_submissions;
@@ -62,6 +64,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ("/api/logout", post(api_auth::logout)),
         ("/api/me", get(api_auth::me)),
         ("/api/openapi.json", get(openapi::get)),
+        ("/metrics", get(api_metrics::get)),
     ]
 }
 
@@ -89,6 +92,10 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             auth::identify,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            api_metrics::count_requests,
         ))
         .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {

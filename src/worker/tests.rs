@@ -120,6 +120,7 @@ async fn setup_failing(
         wake: Arc::new(Notify::new()),
         shutdown,
         max_attempts: 3,
+        metrics: crate::metrics::Metrics::new("test"),
     };
     let failures = Arc::new(std::sync::atomic::AtomicU32::new(failures));
     let settings = JudgeSettings {
@@ -152,6 +153,7 @@ async fn wait_until(store: &SqliteStore, id: i64, status: Status) {
 
 fn new(problem: &str, source: &str) -> NewSubmission {
     NewSubmission {
+        data_hash: None,
         problem: problem.into(),
         language: "c".into(),
         source: source.into(),
@@ -276,6 +278,7 @@ async fn another_owners_first_submission_overtakes_a_flood_of_fifty() {
     };
     let owners = store.add_users(&[user("ann"), user("bob")]).await.unwrap();
     let submit = |owner: i64, source: String| NewSubmission {
+        data_hash: None,
         problem: "p".into(),
         language: "c".into(),
         source,
