@@ -196,6 +196,33 @@ mod tests {
         assert_ne!(before, hash_of(&a));
     }
 
+    /// The cost a node pays at start: every bundled package loaded and hashed. Prints the
+    /// figure (`-- --nocapture`); fails only if it is absurd (a read per byte, say).
+    #[test]
+    fn hashing_the_bundled_packages_is_cheap() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("problems");
+        let problems = super::super::load_all(&dir).unwrap();
+        let bytes: u64 = problems
+            .iter()
+            .flat_map(|p| p.tests.iter())
+            .flat_map(|t| [&t.input, &t.answer])
+            .map(|f| std::fs::metadata(f).unwrap().len())
+            .sum();
+        let started = std::time::Instant::now();
+        for p in &problems {
+            let limits = [p.time_limit_ms, p.memory_limit_mb, p.output_limit_mb];
+            let again = super::DataHash::compute(&p.id, p.checker, limits, &p.tests).unwrap();
+            assert_eq!(again, p.data_hash);
+        }
+        let took = started.elapsed();
+        println!(
+            "hashed {} packages, {} files, {bytes} bytes in {took:?}",
+            problems.len(),
+            problems.iter().map(|p| 2 * p.tests.len()).sum::<usize>()
+        );
+        assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    }
+
     #[test]
     fn a_changed_limit_or_checker_changes_the_hash() {
         let (_a, a) = copy_package(false);
