@@ -120,16 +120,8 @@ async fn judged_submissions_move_the_metrics() {
     ];
     let mut ids = Vec::new();
     for (file, lang, _) in runs {
-        ids.push(
-            submit(
-                &c,
-                &d,
-                "binary-sudoku",
-                lang,
-                &fixture("binary-sudoku", file),
-            )
-            .await,
-        );
+        let source = fixture("binary-sudoku", file);
+        ids.push(submit(&c, &d, "binary-sudoku", lang, &source).await);
     }
     let done = wait_done(&c, &d, &ids, Duration::from_secs(300)).await;
     for (s, (_, _, verdict)) in done.iter().zip(runs) {

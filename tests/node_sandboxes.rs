@@ -44,39 +44,9 @@ fn shell(script: &str) -> RunRequest {
     }
 }
 
-/// The node's cgroup parents (every v1 controller, and v2) and its box folder.
-fn node_parents(cfg: &SandboxConfig) -> Vec<PathBuf> {
-    let proc_self = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let mut parents = vec![cfg.box_root.clone()];
-    for ctrl in ["memory", "pids", "cpuacct", ""] {
-        let own = sudojudge::sandbox::cgroup::own_cgroup_path(&proc_self, ctrl)
-            .unwrap_or_else(|| "/".into());
-        let mount = if ctrl.is_empty() {
-            cfg.cgroup_root.clone()
-        } else {
-            cfg.cgroup_root.join(ctrl)
-        };
-        let parent = mount
-            .join(own.trim_start_matches('/'))
-            .join(&cfg.cgroup_name);
-        if parent.is_dir() {
-            parents.push(parent);
-        }
-    }
-    parents
-}
-
 /// Entries of the node's folders whose name starts with `prefix`.
 fn entries(cfg: &SandboxConfig, prefix: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for parent in node_parents(cfg) {
-        for e in std::fs::read_dir(&parent).into_iter().flatten().flatten() {
-            if e.file_name().to_string_lossy().starts_with(prefix) {
-                found.push(e.path());
-            }
-        }
-    }
-    found
+    sandbox_support::leftovers_in(cfg, |name| name.starts_with(prefix))
 }
 
 /// A pid no process has now (a child that has exited and been reaped).
@@ -97,7 +67,7 @@ fn dead_pid() -> i32 {
 /// cgroup parent the node has) a cgroup.
 fn plant_stale(cfg: &SandboxConfig, pid: i32) -> Vec<PathBuf> {
     let name = format!("slot0-{pid}-0-0");
-    node_parents(cfg)
+    sandbox_support::judge_parents(cfg)
         .into_iter()
         .map(|parent| {
             let path = parent.join(&name);
@@ -124,6 +94,11 @@ fn assert_node_clean(cfg: &SandboxConfig, sb: &Sandbox) {
             path.display()
         );
     }
+}
+
+/// How many of `paths` exist.
+fn existing(paths: &[PathBuf]) -> usize {
+    paths.iter().filter(|p| p.exists()).count()
 }
 
 fn in_root(path: &Path, root: &Path) -> bool {
@@ -190,16 +165,12 @@ fn a_nodes_sweep_leaves_another_nodes_boxes_alone() {
         std::thread::sleep(Duration::from_millis(500));
         // Node A's slot 0 sweeps its stale box and cgroup, and runs while B's box lives.
         let sa = sandbox(&a, 0);
-        for path in &stale_a {
-            assert!(
-                !path.exists(),
-                "node A left its own stale {}",
-                path.display()
-            );
-        }
-        for path in &stale_b {
-            assert!(path.exists(), "node A swept node B's {}", path.display());
-        }
+        assert_eq!(existing(&stale_a), 0, "node A left its own: {stale_a:?}");
+        assert_eq!(
+            existing(&stale_b),
+            stale_b.len(),
+            "node A swept B's: {stale_b:?}"
+        );
         let live_b = entries(&b, &format!("slot1-{}-", std::process::id()));
         assert!(
             live_b
@@ -220,12 +191,6 @@ fn a_nodes_sweep_leaves_another_nodes_boxes_alone() {
 
     // B's stale leftovers are B's to sweep: its next sandbox on slot 0 does.
     let sb0 = sandbox(&b, 0);
-    for path in &stale_b {
-        assert!(
-            !path.exists(),
-            "node B left its own stale {}",
-            path.display()
-        );
-    }
+    assert_eq!(existing(&stale_b), 0, "node B left its own: {stale_b:?}");
     drop(sb0);
 }
