@@ -108,6 +108,7 @@ async fn process<Q: Queue, E: Executor>(
         problem,
         language,
         source,
+        submitted_data_hash,
     } = claimed;
     let report = match ctx.problems.get(&problem) {
         None => JudgeReport::without_tests(
@@ -150,7 +151,14 @@ async fn process<Q: Queue, E: Executor>(
         },
     };
     let mut report = report;
-    report.data_hash = ctx.problems.get(&problem).map(|p| p.data_hash.to_hex());
+    if let Some(p) = ctx.problems.get(&problem) {
+        if p.data_hash.differs_from(submitted_data_hash.as_deref()) {
+            tracing::warn!(worker = %name, id, problem = %problem,
+                submitted = submitted_data_hash.as_deref().unwrap_or(""), judged = %p.data_hash,
+                "judged with other problem data than the submission was made against");
+        }
+        report.data_hash = Some(p.data_hash.to_hex());
+    }
     let report = match report.judge_failure.clone() {
         None => report,
         Some(cause) if attempt < i64::from(ctx.max_attempts) => {

@@ -53,6 +53,12 @@ impl DataHash {
         Ok(DataHash(h.finalize().into()))
     }
 
+    /// Whether a hash stored as hex (a submission's `submitted_data_hash`) names other data;
+    /// `None` (a submission older than the hashes) differs from nothing.
+    pub fn differs_from(&self, stored: Option<&str>) -> bool {
+        stored.is_some_and(|hex| !hex.eq_ignore_ascii_case(&self.to_hex()))
+    }
+
     /// The hash as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
         hex::encode(self.0)
@@ -167,6 +173,17 @@ mod tests {
         std::fs::write(a.join("problem.toml"), retitled).unwrap();
         std::fs::write(a.join("statement.md"), "another statement").unwrap();
         assert_eq!(first, hash_of(&a));
+    }
+
+    #[test]
+    fn stored_hashes_compare_as_hex() {
+        let (_a, a) = copy_package(false);
+        let hash = load(&a).unwrap().data_hash;
+        assert!(!hash.differs_from(None));
+        assert!(!hash.differs_from(Some(&hash.to_hex())));
+        assert!(!hash.differs_from(Some(&hash.to_hex().to_uppercase())));
+        assert!(hash.differs_from(Some(&super::DataHash::default().to_hex())));
+        assert!(hash.differs_from(Some("")));
     }
 
     #[test]

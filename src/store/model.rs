@@ -69,6 +69,9 @@ pub struct Claimed {
     pub language: String,
     /// The source text.
     pub source: String,
+    /// The data hash of the problem on the node that took the submission (`None` for
+    /// submissions older than the hashes), for a judging node to compare with its own.
+    pub submitted_data_hash: Option<String>,
 }
 
 /// A submission with its results, as `GET /api/submissions/{id}` shows it.

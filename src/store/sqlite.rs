@@ -263,7 +263,7 @@ impl Queue for SqliteStore {
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
              WHERE id = ({FAIR_NEXT})
-             RETURNING id, attempt, problem, language, source"
+             RETURNING id, attempt, problem, language, source, submitted_data_hash"
         ))
         .bind(worker)
         .fetch_optional(&mut *tx)

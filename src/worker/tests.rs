@@ -337,3 +337,39 @@ async fn another_owners_first_submission_overtakes_a_flood_of_fifty() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_record_the_data_they_were_judged_with_and_count_in_the_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, ctx, stop, handles) = setup(dir.path(), Duration::ZERO, 1).await;
+    let local = ctx.problems["p"].data_hash.to_hex();
+    let other = "f".repeat(64);
+    let mut ids = Vec::new();
+    for submitted in [Some(local.clone()), Some(other.clone()), None] {
+        let sub = NewSubmission {
+            data_hash: submitted,
+            ..new("p", "x")
+        };
+        ids.push(store.enqueue(sub).await.unwrap());
+        ctx.wake.notify_one();
+    }
+    for &id in &ids {
+        wait_until(&store, id, Status::Done).await;
+    }
+    for (id, submitted) in ids.iter().zip([Some(&local), Some(&other), None]) {
+        let s = store.get(*id).await.unwrap().unwrap();
+        assert_eq!(s.submitted_data_hash.as_ref(), submitted);
+        // Judged with this node's data, whatever the submission was made against.
+        assert_eq!(s.judged_data_hash.as_ref(), Some(&local));
+    }
+    let text = ctx.metrics.render();
+    assert!(
+        text.contains("sudojudge_submissions_judged_total{problem=\"p\",verdict=\"AC\"} 3"),
+        "{text}"
+    );
+    assert!(ctx.metrics.heartbeat_age().is_some());
+    stop.send(true).unwrap();
+    for h in handles {
+        h.await.unwrap();
+    }
+}
