@@ -187,7 +187,7 @@ impl Metrics {
     }
 
     /// The age of this node's last heartbeat (`None`: its workers never showed life, as on
-    /// a node with `--workers 0`).
+    /// a node that runs no judging worker).
     pub fn heartbeat_age(&self) -> Option<Duration> {
         self.inner
             .beat
