@@ -226,6 +226,7 @@ async fn overhead_rounds(
         shutdown,
         max_attempts: config.queue.max_attempts,
         modes: Default::default(),
+        metrics: sudojudge::metrics::Metrics::new("bench"),
     };
     let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
     let handle = worker::spawn("bench".into(), judge, ctx.clone());
@@ -240,6 +241,7 @@ async fn overhead_rounds(
         let t = Instant::now();
         let id = queue
             .enqueue(NewSubmission {
+                data_hash: None,
                 problem: "binary-sudoku".into(),
                 language: "c".into(),
                 source: source.clone(),

@@ -73,6 +73,46 @@ pub struct Config {
     /// How the queue retries a submission the judge failed on.
     #[serde(default)]
     pub queue: QueueConfig,
+    /// This node's name and its own sandbox namespace (several nodes on one machine).
+    #[serde(default)]
+    pub node: NodeConfig,
+    /// Who may read `GET /metrics`.
+    #[serde(default)]
+    pub metrics: MetricsConfig,
+}
+
+/// `[node]`: the name of this judging node and, for a node named explicitly, its own sandbox
+/// namespace. Resolved by [`crate::node::NodeIdentity::from_config`]; every key is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeConfig {
+    /// The node's name (`--node` overrides it); not set: this host's name, sanitized.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// First uid of the node's slots; default for a named node: derived from its name.
+    #[serde(default)]
+    pub uid_base: Option<u32>,
+    /// The node's box folder; default for a named node: `<[sandbox] box_root>.<name>`.
+    #[serde(default)]
+    pub box_root: Option<PathBuf>,
+    /// The node's cgroup folder name; default for a named node:
+    /// `<[sandbox] cgroup_name>.<name>`.
+    #[serde(default)]
+    pub cgroup_name: Option<String>,
+    /// The node's slot lock folder; default: `[sandbox] slot_locks`, shared host-wide (lock
+    /// files are named by uid, so a node's lock paths are its own through its uids).
+    #[serde(default)]
+    pub slot_locks: Option<PathBuf>,
+}
+
+/// `[metrics]`: who may read `GET /metrics`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricsConfig {
+    /// A bearer token that may read `/metrics` (for a Prometheus server, which holds no
+    /// account); admins may always, and so may anyone in the open single-user mode.
+    #[serde(default)]
+    pub token: Option<String>,
 }
 
 /// How the queue treats a submission the judge itself failed on (a sandbox set-up error,

@@ -22,6 +22,10 @@
 //!   contests' runtime state (participations, the board's version, clarifications).
 //! - [`server`]: the axum HTTP API, and the contest services it shares with the web pages.
 //! - [`worker`]: takes queued submissions and judges them.
+//! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
+//!   cgroup folder), so several nodes share one machine.
+//! - [`metrics`]: the Prometheus counters, gauges and histogram behind `GET /metrics`, one
+//!   registry per daemon.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
@@ -34,6 +38,8 @@ pub mod contest;
 pub mod grade;
 pub mod judge;
 pub mod languages;
+pub mod metrics;
+pub mod node;
 pub mod problem;
 pub mod sandbox;
 pub mod server;

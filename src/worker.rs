@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use crate::judge::{
     CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeMode, JudgeReport, Verdict,
 };
+use crate::metrics::Metrics;
 use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
 
@@ -42,6 +43,8 @@ pub struct WorkerContext<Q> {
     /// How much of a contest's submissions is judged, by contest id (its format's mode:
     /// icpc stops at the first failing test); submissions outside contests run every test.
     pub modes: Arc<BTreeMap<String, JudgeMode>>,
+    /// The daemon's metrics: judged counts and durations, the node's heartbeat.
+    pub metrics: Metrics,
 }
 
 impl<Q> Clone for WorkerContext<Q> {
@@ -53,6 +56,7 @@ impl<Q> Clone for WorkerContext<Q> {
             shutdown: self.shutdown.clone(),
             max_attempts: self.max_attempts,
             modes: Arc::clone(&self.modes),
+            metrics: self.metrics.clone(),
         }
     }
 }
@@ -78,6 +82,7 @@ async fn work<Q: Queue, E: Executor>(name: String, judge: Judge<E>, mut ctx: Wor
         // Registered before looking at the queue, so a submission queued in between still
         // wakes this worker.
         notified.as_mut().enable();
+        ctx.metrics.beat();
         match ctx.queue.claim(&name).await {
             Ok(Some(claimed)) => process(&name, &judge, &ctx, claimed).await,
             Ok(None) => {
@@ -110,6 +115,7 @@ async fn process<Q: Queue, E: Executor>(
         language,
         source,
         contest,
+        submitted_data_hash,
     } = claimed;
     let mode = contest
         .as_deref()
@@ -135,10 +141,13 @@ async fn process<Q: Queue, E: Executor>(
                     tracing::warn!(worker = %name, id, error = %e, "cannot mark running");
                 }
                 let shutdown = ctx.shutdown.clone();
-                match judge
-                    .run_tests(p, &language, program, compile, move || *shutdown.borrow())
-                    .await
-                {
+                let metrics = ctx.metrics.clone();
+                // Asked between two tests: a worker judging a long submission still beats.
+                let stop = move || {
+                    metrics.beat();
+                    *shutdown.borrow()
+                };
+                match judge.run_tests(p, &language, program, compile, stop).await {
                     Ok(report) => report,
                     Err(Interrupted) => {
                         match ctx.queue.release(id, attempt).await {
@@ -154,6 +163,15 @@ async fn process<Q: Queue, E: Executor>(
             }
         },
     };
+    let mut report = report;
+    if let Some(p) = ctx.problems.get(&problem) {
+        if p.data_hash.differs_from(submitted_data_hash.as_deref()) {
+            tracing::warn!(worker = %name, id, problem = %problem,
+                submitted = submitted_data_hash.as_deref().unwrap_or(""), judged = %p.data_hash,
+                "judged with other problem data than the submission was made against");
+        }
+        report.data_hash = Some(p.data_hash.to_hex());
+    }
     let report = match report.judge_failure.clone() {
         None => report,
         Some(cause) if attempt < i64::from(ctx.max_attempts) => {
@@ -169,7 +187,10 @@ async fn process<Q: Queue, E: Executor>(
         }
         Some(cause) => gave_up(report, attempt, &cause),
     };
-    store_report(name, ctx, id, attempt, &report).await;
+    if store_report(name, ctx, id, attempt, &report).await {
+        ctx.metrics
+            .judged(&report.problem, report.verdict.as_str(), started.elapsed());
+    }
     tracing::info!(
         id,
         problem = %report.problem,
@@ -194,19 +215,20 @@ fn gave_up(mut report: JudgeReport, attempts: i64, cause: &str) -> JudgeReport {
     report
 }
 
+/// Stores the result; `true` when it was stored (not dropped as stale, not lost to errors).
 async fn store_report<Q: Queue>(
     name: &str,
     ctx: &WorkerContext<Q>,
     id: i64,
     attempt: i64,
     report: &JudgeReport,
-) {
+) -> bool {
     for try_no in 1..=3 {
         match ctx.queue.complete(id, attempt, report).await {
-            Ok(true) => return,
+            Ok(true) => return true,
             Ok(false) => {
                 tracing::warn!(worker = %name, id, attempt, "stale claim: result dropped");
-                return;
+                return false;
             }
             Err(e) => {
                 tracing::error!(worker = %name, id, try_no, error = %e, "cannot store result");
@@ -214,6 +236,7 @@ async fn store_report<Q: Queue>(
             }
         }
     }
+    false
 }
 
 #[cfg(test)]

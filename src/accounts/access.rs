@@ -11,6 +11,7 @@
 //! | read a submission | yes | 401 | own; another's is 404 | yes |
 //! | rejudge | yes | 401 | own 403, another's 404 | yes |
 //! | `/api/me`, logout | open-mode answer | 401 | yes | yes |
+//! | `/metrics` (also: anyone sending the `[metrics] token`) | yes | 401 | 403 | yes |
 //! | feedback on secret tests | the config's | - | verdict, time, memory | full |
 //! | contests: list, read, scoreboard, clarifications | yes (as admin) | 401 | yes | yes |
 //! | a contest's problems, a problem only in unopened contests | yes | hidden | once their time runs | yes |
@@ -159,6 +160,19 @@ pub fn rejudge(caller: &Caller, owner: Option<i64>) -> Decision {
         Decision::Allow if matches!(caller, Caller::Open) || caller.is_admin() => Decision::Allow,
         Decision::Allow => Decision::Forbidden,
         refused => refused,
+    }
+}
+
+/// Reading `GET /metrics`: the open mode's host, an admin, or a scraper presenting the
+/// `[metrics] token` (`token_ok`; Prometheus holds no account). Counts by problem, verdict
+/// and route are the host's business, not a contestant's.
+pub fn read_metrics(caller: &Caller, token_ok: bool) -> Decision {
+    match caller {
+        _ if token_ok => Decision::Allow,
+        Caller::Open => Decision::Allow,
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if c.is_admin() => Decision::Allow,
+        Caller::User(_) => Decision::Forbidden,
     }
 }
 

@@ -161,3 +161,18 @@ fn contest_rules_give_each_refusal_its_reason() {
     assert!(see_problem(&alice, true, true));
     assert!(see_problem(&admin, true, false));
 }
+
+#[test]
+fn metrics_are_the_hosts() {
+    use Decision::*;
+    let (admin, alice) = (user(1, Role::Admin), user(2, Role::Contestant));
+    for (caller, without, with_token) in [
+        (&Caller::Open, Allow, Allow),
+        (&Caller::Anonymous, Unauthenticated, Allow),
+        (&admin, Allow, Allow),
+        (&alice, Forbidden, Allow),
+    ] {
+        assert_eq!(read_metrics(caller, false), without, "{caller:?}");
+        assert_eq!(read_metrics(caller, true), with_token, "{caller:?}");
+    }
+}

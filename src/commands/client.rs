@@ -154,6 +154,7 @@ fn to_report(s: &Submission) -> JudgeReport {
         tests: s.tests,
         message: s.message,
         degraded: s.degraded,
+        data_hash: s.judged_data_hash,
     }
 }
 

@@ -25,6 +25,10 @@ pub struct Args {
     /// Number of judging workers (overrides the config).
     #[arg(long)]
     pub workers: Option<usize>,
+    /// This node's name (overrides `[node] name`; default: this host's name). A named node
+    /// judges in a sandbox namespace of its own: slot uids, box folder, cgroup folder.
+    #[arg(long, value_name = "NAME")]
+    pub node: Option<String>,
 }
 
 /// Runs `sudojudge serve` until SIGINT or SIGTERM.
@@ -36,6 +40,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(workers) = args.workers {
         config.server.workers = workers;
     }
+    let node = sudojudge::node::NodeIdentity::from_config(&config, args.node.as_deref())?;
+    node.apply(&mut config);
     config.server.listen = listen_address(
         args.listen.as_deref().unwrap_or(&config.server.listen),
         &config.server.listen,
@@ -50,6 +56,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .init();
 
     tracing::info!(config = %config.source, "configuration read");
+    tracing::info!(node = %node.name, from = ?node.source, uid_base = node.sandbox.uid_base,
+        box_root = %node.sandbox.box_root.display(), cgroup = %node.sandbox.cgroup_name,
+        "node");
     for (language, found) in &config.toolchains.found {
         tracing::info!(language, folder = %found.folder.display(), command = %found.command,
             "toolchain found");

@@ -75,6 +75,8 @@ const PATH_KEYS: &[(&str, &str)] = &[
     ("sandbox", "box_root"),
     ("sandbox", "helper"),
     ("sandbox", "slot_locks"),
+    ("node", "box_root"),
+    ("node", "slot_locks"),
 ];
 
 /// Rewrites the relative paths of a config file's table as paths relative to the file's

@@ -250,6 +250,17 @@ impl<E: Executor> Judge<E> {
 
     /// Compiles and runs every test: the whole judgement of one source.
     pub async fn judge(&self, problem: &Problem, language: &str, source: Vec<u8>) -> JudgeReport {
+        let mut report = self.judge_unhashed(problem, language, source).await;
+        report.data_hash = Some(problem.data_hash.to_hex());
+        report
+    }
+
+    async fn judge_unhashed(
+        &self,
+        problem: &Problem,
+        language: &str,
+        source: Vec<u8>,
+    ) -> JudgeReport {
         match self.compile(problem, language, source).await {
             Compiled::Done(report) => report,
             Compiled::Ready { program, compile } => {

@@ -67,6 +67,10 @@ pub struct JudgeReport {
     /// and the worker judges it again (a bounded number of times). Not part of the JSON.
     #[serde(skip)]
     pub judge_failure: Option<String>,
+    /// The hash of the problem data the tests ran against ([`crate::problem::DataHash`]),
+    /// stored with the result so nodes judging with other data show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_hash: Option<String>,
 }
 
 impl JudgeReport {
@@ -94,6 +98,7 @@ impl JudgeReport {
             message,
             degraded,
             judge_failure: None,
+            data_hash: None,
         }
     }
 
@@ -117,6 +122,7 @@ impl JudgeReport {
             message,
             degraded: false,
             judge_failure: None,
+            data_hash: None,
         }
     }
 

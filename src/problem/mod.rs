@@ -9,6 +9,7 @@
 //! - [`answer`]: the reference answer of an input, from the solvers.
 //! - [`gen`]: the deterministic generators of `data/secret/`.
 //! - [`verify`]: the data checks of `sudojudge verify`.
+//! - [`hash`]: [`DataHash`], the content hash of what in a package can change a verdict.
 
 use std::path::PathBuf;
 
@@ -17,10 +18,12 @@ use serde::{Deserialize, Serialize};
 pub mod answer;
 pub mod format;
 pub mod gen;
+pub mod hash;
 pub mod package;
 pub mod rng;
 pub mod verify;
 
+pub use hash::DataHash;
 pub use package::{find, ids, load, load_all};
 
 /// Why a package could not be loaded; every message names the file at fault.
@@ -116,6 +119,9 @@ pub struct Problem {
     pub tests: Vec<TestCase>,
     /// The package folder.
     pub dir: PathBuf,
+    /// Content hash of the limits, checker kind and test data as loaded ([`DataHash`]):
+    /// nodes sharing one database compare it, and each submission records it.
+    pub data_hash: DataHash,
 }
 
 /// A one-second, 64 MB binary-sudoku problem `p` over the given tests, for the unit tests of
@@ -133,5 +139,6 @@ pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Probl
         statement: String::new(),
         tests,
         dir: dir.to_path_buf(),
+        data_hash: DataHash::default(),
     }
 }

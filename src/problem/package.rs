@@ -90,7 +90,18 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             "no tests in data/sample or data/secret",
         ));
     }
+    let data_hash = super::DataHash::compute(
+        &meta.id,
+        meta.checker,
+        [
+            meta.time_limit_ms,
+            meta.memory_limit_mb,
+            meta.output_limit_mb,
+        ],
+        &tests,
+    )?;
     Ok(Problem {
+        data_hash,
         id: meta.id,
         title: meta.title,
         time_limit_ms: meta.time_limit_ms,

@@ -22,6 +22,10 @@ use crate::config::SandboxConfig;
 /// Slots a host offers (uids `uid_base` to `uid_base + MAX_SLOTS - 1`).
 pub const MAX_SLOTS: u32 = 1000;
 
+/// Uids no slot runs as, wherever a uid range falls: `nobody` (65534) and 65535, the
+/// 16-bit `-1` that some calls read as "no change".
+pub const RESERVED_UIDS: [u32; 2] = [65534, 65535];
+
 /// Why no slot could be leased.
 #[derive(Debug, thiserror::Error)]
 pub enum SlotError {
@@ -106,8 +110,12 @@ impl SlotLease {
     }
 
     fn try_take(config: &SandboxConfig, slot: u32) -> Result<Option<SlotLease>, SlotError> {
+        let uid = config.uid_base.saturating_add(slot);
+        if RESERVED_UIDS.contains(&uid) {
+            return Ok(None);
+        }
         let dir = lock_dir(config)?;
-        let path = lock_file(&dir, config.uid_base.saturating_add(slot));
+        let path = lock_file(&dir, uid);
         let io = |source| SlotError::Io {
             path: path.clone(),
             source,
@@ -206,6 +214,16 @@ mod tests {
             .path()
             .join(format!("locks/{}.lock", config.uid_base + 1))
             .is_file());
+    }
+
+    #[test]
+    fn reserved_uids_are_never_leased() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = config(dir.path());
+        config.uid_base = 65533;
+        let a = SlotLease::first_free(&config).unwrap();
+        let b = SlotLease::first_free(&config).unwrap();
+        assert_eq!((a.slot(), b.slot()), (0, 3));
     }
 
     #[test]

@@ -8,7 +8,8 @@ use crate::store::Queue;
 
 use super::state::AppState;
 
-/// `{"ok","queue_depth","workers","sandbox"}`; 503 when the database does not answer.
+/// `{"ok","queue_depth","workers","sandbox","node","version","data_hashes"}`; 503 when the
+/// database does not answer.
 #[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "the daemon is up", body = super::openapi::Health),
@@ -24,6 +25,13 @@ pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json:
         "queue_depth": depth,
         "workers": state.workers,
         "sandbox": *state.sandbox,
+        "node": &*state.node,
+        "version": env!("CARGO_PKG_VERSION"),
+        "data_hashes": state
+            .problems
+            .iter()
+            .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
+            .collect::<std::collections::BTreeMap<_, _>>(),
     });
     if let Some(e) = error {
         body["error"] = serde_json::json!({"code": "storage", "message": e});

@@ -96,7 +96,12 @@ pub async fn create(
         return Err(ApiError::UnknownProblem(req.problem));
     }
     check_language_and_source(&state, &req.language, &req.source)?;
+    let data_hash = state
+        .problems
+        .get(&req.problem)
+        .map(|p| p.data_hash.to_hex());
     let new = NewSubmission {
+        data_hash,
         problem: req.problem,
         language: req.language,
         source: req.source,

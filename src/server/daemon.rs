@@ -11,6 +11,8 @@ use crate::accounts::access;
 use crate::config::Config;
 use crate::contest::{self, Clock, SystemClock};
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
+use crate::metrics::{Counted, Metrics};
+use crate::node::NodeIdentity;
 use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
@@ -58,6 +60,7 @@ pub struct Daemon {
     server: JoinHandle<std::io::Result<()>>,
     worker_handles: Vec<JoinHandle<()>>,
     store: SqliteStore,
+    metrics: Metrics,
     _owner: DatabaseOwner,
 }
 
@@ -128,16 +131,17 @@ impl Daemon {
         let problems = Arc::new(problems);
         let wake = Arc::new(Notify::new());
         let (stop, stop_rx) = watch::channel(false);
+        let metrics = Metrics::new(NodeIdentity::name_of(config).as_str());
 
         let mut executors = Vec::with_capacity(workers);
         for slot in 0..workers {
             let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
-            executors.push(Arc::new(e));
+            executors.push(Arc::new(Counted::judging(e, metrics.clone())));
         }
         let mut run_slots = Vec::new();
         for slot in workers..workers + config.run.slots.max(1) {
             let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
-            run_slots.push(Arc::new(e));
+            run_slots.push(Arc::new(Counted::custom(e, metrics.clone())));
         }
         let runner: Arc<dyn CustomRun> = Arc::new(RunnerPool::new(run_slots, config));
 
@@ -164,6 +168,7 @@ impl Daemon {
             shutdown: stop_rx.clone(),
             max_attempts: config.queue.max_attempts,
             modes: Arc::new(contests.judge_modes()),
+            metrics: metrics.clone(),
         };
         let worker_handles = executors
             .into_iter()
@@ -175,7 +180,7 @@ impl Daemon {
             .collect();
 
         let run_slots = runner.size();
-        let state = AppState::new(
+        let mut state = AppState::new(
             config,
             store.clone(),
             problems,
@@ -185,6 +190,7 @@ impl Daemon {
             wake,
         )
         .with_contests(contests);
+        state.metrics = metrics.clone();
         let app = super::router(state);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {
@@ -204,6 +210,7 @@ impl Daemon {
             server,
             worker_handles,
             store,
+            metrics,
             _owner: owner,
         })
     }
@@ -216,6 +223,11 @@ impl Daemon {
     /// Number of judging workers.
     pub fn workers(&self) -> usize {
         self.workers
+    }
+
+    /// The daemon's metrics registry (what `GET /metrics` renders).
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
     }
 
     /// The store (benchmarks and tests read it directly).

@@ -116,6 +116,8 @@ mod tests {
             contest: None,
             label: None,
             results_hidden: false,
+            submitted_data_hash: None,
+            judged_data_hash: None,
         }
     }
 

@@ -10,6 +10,7 @@
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
+//! - [`api_metrics`]: `GET /metrics` in Prometheus text, and the HTTP request counter.
 //! - [`openapi`]: the OpenAPI document, served at `/api/openapi.json`.
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
 
@@ -17,6 +18,7 @@ pub mod api_auth;
 pub mod api_clarifications;
 pub mod api_contests;
 pub mod api_health;
+pub mod api_metrics;
 pub mod api_problems;
 pub mod api_runs;
 pub mod api_scoreboard;
@@ -88,6 +90,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
             post(api_clarifications::answer),
         ),
         ("/api/openapi.json", get(openapi::get)),
+        ("/metrics", get(api_metrics::get)),
     ]
 }
 
@@ -115,6 +118,10 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             auth::identify,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            api_metrics::count_requests,
         ))
         .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {

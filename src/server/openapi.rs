@@ -39,6 +39,13 @@ pub struct Health {
     /// What the sandbox can use on this host.
     #[schema(value_type = Object)]
     pub sandbox: serde_json::Value,
+    /// This node's name (`--node`, `[node] name`, else the host's name).
+    pub node: String,
+    /// The sudojudge version this node runs.
+    pub version: String,
+    /// Per problem id, the hash of the package data this node judges with (limits, checker
+    /// kind, tests): nodes sharing a database must show the same.
+    pub data_hashes: std::collections::BTreeMap<String, String>,
     /// Present when the database does not answer.
     #[schema(nullable = false)]
     pub error: Option<ErrorDetail>,
@@ -97,6 +104,7 @@ impl Modify for BearerAuth {
         api_clarifications::list,
         api_clarifications::create,
         api_clarifications::answer,
+        super::api_metrics::get,
         get,
     ),
     modifiers(&BearerAuth)

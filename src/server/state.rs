@@ -8,6 +8,8 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::config::{Config, Feedback};
 use crate::judge::CustomRun;
+use crate::metrics::Metrics;
+use crate::node::NodeIdentity;
 use crate::store::SqliteStore;
 use crate::worker::Problems;
 
@@ -50,6 +52,12 @@ pub struct AppState {
     pub auth: Arc<super::auth::Auth>,
     /// The contests, their clock and their cached boards.
     pub contests: Arc<super::contests::Contests>,
+    /// This node's name (for /api/health and the metrics).
+    pub node: Arc<str>,
+    /// The daemon's metrics registry (`GET /metrics`).
+    pub metrics: Metrics,
+    /// The token a metrics scraper may send (`[metrics] token`).
+    pub metrics_token: Option<Arc<str>>,
 }
 
 impl AppState {
@@ -69,6 +77,7 @@ impl AppState {
         let slots = runner.as_ref().map_or(0, |r| r.size());
         let run_line_size = slots.saturating_mul(1 + config.run.waiting_per_slot);
         let millis = |ms: u64| Duration::from_millis(ms.max(1));
+        let node = NodeIdentity::name_of(config);
         AppState {
             store,
             problems,
@@ -91,6 +100,14 @@ impl AppState {
                 Vec::new(),
                 Arc::new(crate::contest::SystemClock),
             )),
+            node: Arc::from(node.as_str()),
+            metrics: Metrics::new(node.as_str()),
+            metrics_token: config
+                .metrics
+                .token
+                .as_deref()
+                .filter(|t| !t.is_empty())
+                .map(Arc::from),
         }
     }
 

@@ -44,6 +44,7 @@ fn new(owner: i64, label: &str, secs: i64, rate: Option<Rate>) -> NewContestSubm
             language: "c".into(),
             source: "int main(){}".into(),
             owner: Some(owner),
+            data_hash: Some("c".repeat(64)),
         },
         contest: "spring".into(),
         label: label.into(),
@@ -163,6 +164,8 @@ async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_bo
     // Claim both (the admin's first), complete alice's.
     let first = s.claim("w0").await.unwrap().unwrap();
     assert_eq!(first.contest.as_deref(), Some("spring"));
+    // A contest submission keeps the data hash the API node had, like any other.
+    assert_eq!(first.submitted_data_hash, Some("c".repeat(64)));
     bumped(s.contest_state("spring").await.unwrap().version);
     let claimed = s.claim("w0").await.unwrap().unwrap();
     assert_eq!(claimed.id, id);

@@ -29,6 +29,7 @@ async fn store_with_users(dir: &tempfile::TempDir, users: usize) -> (SqliteStore
 
 fn owned(owner: Option<i64>) -> NewSubmission {
     NewSubmission {
+        data_hash: None,
         problem: "sudoku".into(),
         language: "c".into(),
         source: "int main(){}".into(),

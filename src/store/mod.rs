@@ -16,6 +16,7 @@ pub mod queue;
 pub mod sqlite;
 mod sqlite_accounts;
 mod sqlite_contests;
+mod sqlite_depths;
 
 use std::path::PathBuf;
 
@@ -28,6 +29,7 @@ pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Su
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
+pub use sqlite_depths::IN_QUEUE;
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]

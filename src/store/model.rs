@@ -51,6 +51,9 @@ pub struct NewSubmission {
     pub source: String,
     /// The user who made it (`None`: open single-user mode, or the CLI).
     pub owner: Option<i64>,
+    /// The hash of the problem's data on the node that took the submission
+    /// ([`crate::problem::DataHash`]); `None` when that node does not have the problem.
+    pub data_hash: Option<String>,
 }
 
 /// A submission a worker has claimed: what it needs to judge it.
@@ -68,6 +71,9 @@ pub struct Claimed {
     pub source: String,
     /// The contest it was made to, whose format decides how much is judged.
     pub contest: Option<String>,
+    /// The data hash of the problem on the node that took the submission (`None` for
+    /// submissions older than the hashes), for a judging node to compare with its own.
+    pub submitted_data_hash: Option<String>,
 }
 
 /// A submission with its results, as `GET /api/submissions/{id}` shows it.
@@ -120,6 +126,12 @@ pub struct Submission {
     /// `status` says whether it is judged, every result field is empty.
     #[serde(default)]
     pub results_hidden: bool,
+    /// The hash of the problem's data the submission was made against (the API node's).
+    #[serde(default)]
+    pub submitted_data_hash: Option<String>,
+    /// The hash of the problem's data the last judgement used (the judging node's).
+    #[serde(default)]
+    pub judged_data_hash: Option<String>,
 }
 
 /// What [`super::Queue::requeue_stale`] did at start-up.
@@ -165,6 +177,8 @@ pub(crate) struct SubmissionRow {
     pub user: Option<String>,
     pub contest: Option<String>,
     pub label: Option<String>,
+    pub submitted_data_hash: Option<String>,
+    pub judged_data_hash: Option<String>,
 }
 
 #[derive(Debug, sqlx::FromRow)]

@@ -133,7 +133,8 @@ impl SqliteStore {
         let rows: Vec<SubmissionRow> = sqlx::query_as(
             "SELECT s.id, s.problem, s.language, NULL AS source, s.status, s.verdict, s.score,
                     s.time_ms, s.memory_kib, s.compile_ok, s.compile_log, s.message, s.degraded,
-                    s.created_at, s.finished_at, s.user_id, u.name AS user, s.contest, s.label
+                    s.created_at, s.finished_at, s.user_id, u.name AS user, s.contest, s.label,
+                    s.submitted_data_hash, s.judged_data_hash
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id
              WHERE (?1 IS NULL OR s.problem = ?1) AND (?2 IS NULL OR s.id < ?2)
                AND (?4 IS NULL OR s.user_id = ?4)
@@ -154,13 +155,14 @@ async fn insert_queued(
     new: &NewSubmission,
 ) -> Result<i64, StoreError> {
     let id = sqlx::query_scalar(
-        "INSERT INTO submissions (problem, language, source, user_id) VALUES (?, ?, ?, ?)
-         RETURNING id",
+        "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
+         VALUES (?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(&new.problem)
     .bind(&new.language)
     .bind(&new.source)
     .bind(new.owner)
+    .bind(&new.data_hash)
     .fetch_one(tx)
     .await?;
     Ok(id)
@@ -204,6 +206,8 @@ fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
         contest: row.contest,
         label: row.label,
         results_hidden: false,
+        submitted_data_hash: row.submitted_data_hash,
+        judged_data_hash: row.judged_data_hash,
     })
 }
 
@@ -262,7 +266,7 @@ impl Queue for SqliteStore {
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
              WHERE id = ({FAIR_NEXT})
-             RETURNING id, attempt, problem, language, source, contest"
+             RETURNING id, attempt, problem, language, source, contest, submitted_data_hash"
         ))
         .bind(worker)
         .fetch_optional(&mut *tx)
@@ -296,7 +300,7 @@ impl Queue for SqliteStore {
             "UPDATE submissions
              SET status = 'done', verdict = ?, score = ?, time_ms = ?, memory_kib = ?,
                  compile_ok = ?, compile_log = ?, message = ?, degraded = ?, worker = NULL,
-                 finished_at = {NOW}
+                 judged_data_hash = ?, finished_at = {NOW}
              WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')"
         ))
         .bind(report.verdict.as_str())
@@ -307,6 +311,7 @@ impl Queue for SqliteStore {
         .bind(&report.compile.log)
         .bind(&report.message)
         .bind(report.degraded)
+        .bind(&report.data_hash)
         .bind(id)
         .bind(attempt)
         .execute(&mut *tx)

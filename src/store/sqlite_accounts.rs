@@ -239,6 +239,7 @@ mod tests {
 
     fn sub() -> NewSubmission {
         NewSubmission {
+            data_hash: None,
             problem: "sudoku".into(),
             language: "c".into(),
             source: "int main(){}".into(),

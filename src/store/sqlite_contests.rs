@@ -197,8 +197,8 @@ impl ContestStore for SqliteStore {
         let s = &new.submission;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO submissions (problem, language, source, user_id, contest, label,
-                                      submitted_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                      submitted_at, submitted_data_hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(&s.problem)
         .bind(&s.language)
@@ -207,6 +207,7 @@ impl ContestStore for SqliteStore {
         .bind(&new.contest)
         .bind(&new.label)
         .bind(db_time(new.at))
+        .bind(&s.data_hash)
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;

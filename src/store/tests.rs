@@ -5,6 +5,7 @@ use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 
 fn new(problem: &str) -> NewSubmission {
     NewSubmission {
+        data_hash: None,
         problem: problem.into(),
         language: "c".into(),
         source: "int main(){}".into(),

@@ -129,6 +129,7 @@ async fn setup_failing(
             "icpc-contest".to_string(),
             JudgeMode::StopAtFirstFailure,
         )])),
+        metrics: crate::metrics::Metrics::new("test"),
     };
     let failures = Arc::new(std::sync::atomic::AtomicU32::new(failures));
     let settings = JudgeSettings {
@@ -161,6 +162,7 @@ async fn wait_until(store: &SqliteStore, id: i64, status: Status) {
 
 fn new(problem: &str, source: &str) -> NewSubmission {
     NewSubmission {
+        data_hash: None,
         problem: problem.into(),
         language: "c".into(),
         source: source.into(),
@@ -285,6 +287,7 @@ async fn another_owners_first_submission_overtakes_a_flood_of_fifty() {
     };
     let owners = store.add_users(&[user("ann"), user("bob")]).await.unwrap();
     let submit = |owner: i64, source: String| NewSubmission {
+        data_hash: None,
         problem: "p".into(),
         language: "c".into(),
         source,
@@ -376,6 +379,42 @@ async fn an_icpc_contest_submission_stops_at_its_first_failing_test() {
     }
     // icpc: one test (the first fails); a contest of another format, and no contest: all 3.
     assert_eq!(tests_run, [1, 3, 3]);
+    stop.send(true).unwrap();
+    for h in handles {
+        h.await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn results_record_the_data_they_were_judged_with_and_count_in_the_metrics() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, ctx, stop, handles) = setup(dir.path(), Duration::ZERO, 1).await;
+    let local = ctx.problems["p"].data_hash.to_hex();
+    let other = "f".repeat(64);
+    let mut ids = Vec::new();
+    for submitted in [Some(local.clone()), Some(other.clone()), None] {
+        let sub = NewSubmission {
+            data_hash: submitted,
+            ..new("p", "x")
+        };
+        ids.push(store.enqueue(sub).await.unwrap());
+        ctx.wake.notify_one();
+    }
+    for &id in &ids {
+        wait_until(&store, id, Status::Done).await;
+    }
+    for (id, submitted) in ids.iter().zip([Some(&local), Some(&other), None]) {
+        let s = store.get(*id).await.unwrap().unwrap();
+        assert_eq!(s.submitted_data_hash.as_ref(), submitted);
+        // Judged with this node's data, whatever the submission was made against.
+        assert_eq!(s.judged_data_hash.as_ref(), Some(&local));
+    }
+    let text = ctx.metrics.render();
+    assert!(
+        text.contains("sudojudge_submissions_judged_total{problem=\"p\",verdict=\"AC\"} 3"),
+        "{text}"
+    );
+    assert!(ctx.metrics.heartbeat_age().is_some());
     stop.send(true).unwrap();
     for h in handles {
         h.await.unwrap();

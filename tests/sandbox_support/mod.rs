@@ -116,25 +116,39 @@ pub fn slot_folders(slot: u32) -> Vec<PathBuf> {
 /// The entries under the box root and under the judge's cgroup parents (every v1 controller,
 /// and v2) whose name `pick` accepts: where anything a judge process made on the host lives.
 pub fn judge_leftovers(pick: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let cfg = config();
+    leftovers_in(&config().sandbox, pick)
+}
+
+/// The folders a judge on `sandbox` settings makes things in: its box root, then its cgroup
+/// parents (every v1 controller, and v2) that exist.
+pub fn judge_parents(sandbox: &sudojudge::config::SandboxConfig) -> Vec<PathBuf> {
     let proc_self = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-    let mut parents = vec![cfg.sandbox.box_root.clone()];
+    let mut parents = vec![sandbox.box_root.clone()];
     for ctrl in ["memory", "pids", "cpuacct", ""] {
         let own = sudojudge::sandbox::cgroup::own_cgroup_path(&proc_self, ctrl)
             .unwrap_or_else(|| "/".into());
         let mount = if ctrl.is_empty() {
-            cfg.sandbox.cgroup_root.clone()
+            sandbox.cgroup_root.clone()
         } else {
-            cfg.sandbox.cgroup_root.join(ctrl)
+            sandbox.cgroup_root.join(ctrl)
         };
-        parents.push(
-            mount
-                .join(own.trim_start_matches('/'))
-                .join(&cfg.sandbox.cgroup_name),
-        );
+        let parent = mount
+            .join(own.trim_start_matches('/'))
+            .join(&sandbox.cgroup_name);
+        if parent.is_dir() {
+            parents.push(parent);
+        }
     }
+    parents
+}
+
+/// [`judge_leftovers`] of a judge on `sandbox` settings (another node's, say).
+pub fn leftovers_in(
+    sandbox: &sudojudge::config::SandboxConfig,
+    pick: impl Fn(&str) -> bool,
+) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    for parent in parents {
+    for parent in judge_parents(sandbox) {
         if let Ok(dir) = std::fs::read_dir(&parent) {
             for e in dir.flatten() {
                 if pick(&e.file_name().to_string_lossy()) {

@@ -49,6 +49,10 @@ pub async fn submit(
     let jury = access::contest_audience(caller) == crate::contest::Audience::Admin;
     let new = NewContestSubmission {
         submission: NewSubmission {
+            data_hash: state
+                .problems
+                .get(&problem.problem)
+                .map(|p| p.data_hash.to_hex()),
             problem: problem.problem.clone(),
             language: req.language,
             source: req.source,

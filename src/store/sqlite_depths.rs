@@ -1,0 +1,74 @@
+//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`.
+
+use super::{SqliteStore, Status, StoreError};
+
+/// The statuses of submissions not judged yet, in the order the gauge lists them.
+pub const IN_QUEUE: [Status; 3] = [Status::Queued, Status::Compiling, Status::Running];
+
+impl SqliteStore {
+    /// How many submissions are queued, compiling and running now (every status of
+    /// [`IN_QUEUE`], zero when none). The conditions are written out so SQLite uses the
+    /// partial indexes of queued and in-flight rows instead of scanning every submission.
+    pub async fn depth_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
+        let queued: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
+                .fetch_one(&self.reader)
+                .await?;
+        let in_flight: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT status, COUNT(*) FROM submissions
+             WHERE status IN ('compiling', 'running') GROUP BY status",
+        )
+        .fetch_all(&self.reader)
+        .await?;
+        let count = |status: Status| match status {
+            Status::Queued => queued,
+            other => in_flight
+                .iter()
+                .find(|(s, _)| s == other.as_str())
+                .map_or(0, |(_, n)| *n),
+        };
+        Ok(IN_QUEUE
+            .into_iter()
+            .map(|s| (s, u64::try_from(count(s)).unwrap_or(0)))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{NewSubmission, Queue};
+
+    #[tokio::test]
+    async fn depths_count_each_status() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("db")).await.unwrap();
+        for _ in 0..3 {
+            store
+                .enqueue(NewSubmission {
+                    data_hash: None,
+                    problem: "p".into(),
+                    language: "c".into(),
+                    source: String::new(),
+                    owner: None,
+                })
+                .await
+                .unwrap();
+        }
+        store.claim("w").await.unwrap().unwrap();
+        let claimed = store.claim("w").await.unwrap().unwrap();
+        store
+            .mark_running(claimed.id, claimed.attempt)
+            .await
+            .unwrap();
+        let depths = store.depth_by_status().await.unwrap();
+        assert_eq!(
+            depths,
+            vec![
+                (Status::Queued, 1),
+                (Status::Compiling, 1),
+                (Status::Running, 1)
+            ]
+        );
+    }
+}
