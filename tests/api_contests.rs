@@ -135,6 +135,14 @@ async fn every_refusal_with_its_status_and_reason() {
     let (_, problems) = j.get("/api/problems", boss).await;
     assert!(ids(&problems).contains(&"target-sudoku".to_string()));
     assert_eq!(j.get("/api/problems/target-sudoku", alice).await.0, 404);
+    // Nor does the public health answer name it among the data hashes (the jury's does).
+    for (who, listed) in [(None, false), (alice, false), (boss, true)] {
+        let (s, health) = j.get("/api/health", who).await;
+        assert_eq!(s, 200, "{health}");
+        let hashes = health["data_hashes"].as_object().expect("data_hashes");
+        assert_eq!(hashes.contains_key("target-sudoku"), listed, "{health}");
+        assert!(hashes.contains_key("sudoku-hard"), "{health}");
+    }
     assert_eq!(j.get("/api/problems/target-sudoku", boss).await.0, 200);
     let (s, v) = j
         .post(

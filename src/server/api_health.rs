@@ -4,18 +4,25 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
+use crate::accounts::Caller;
 use crate::store::Queue;
+
+use super::contests::hiding::problem_visible;
 
 use super::state::AppState;
 
 /// `{"ok","queue_depth","workers","sandbox","node","version","data_hashes"}`; 503 when the
-/// database does not answer.
+/// database does not answer. `data_hashes` names only the problems the caller may see (a
+/// problem hidden until its contest opens is no one's business but the jury's).
 #[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "the daemon is up", body = super::openapi::Health),
         (status = 503, description = "the database does not answer", body = super::openapi::Health),
     ))]
-pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> (StatusCode, Json<serde_json::Value>) {
     let (ok, depth, error) = match state.store.depth().await {
         Ok(d) => (true, Some(d), None),
         Err(e) => (false, None, Some(e.to_string())),
@@ -30,6 +37,7 @@ pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json:
         "data_hashes": state
             .problems
             .iter()
+            .filter(|(id, _)| problem_visible(&state, &caller, id))
             .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
             .collect::<std::collections::BTreeMap<_, _>>(),
     });
