@@ -19,7 +19,8 @@
 //! - [`languages`]: the language table: compile and run commands per language.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
-//! - [`server`]: the axum HTTP API.
+//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the daemon.
+//! - [`web`]: the web pages (server-rendered templates) the daemon serves beside the API.
 //! - [`worker`]: takes queued submissions and judges them.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
@@ -39,4 +40,5 @@ pub mod server;
 pub mod solvers;
 pub mod store;
 pub mod verify_submissions;
+pub mod web;
 pub mod worker;

@@ -11,6 +11,7 @@
 //! | read a submission | yes | 401 | own; another's is 404 | yes |
 //! | rejudge | yes | 401 | own 403, another's 404 | yes |
 //! | `/api/me`, logout | open-mode answer | 401 | yes | yes |
+//! | administer: users (add, import, disable), the admin page | yes | 401 | 403 | yes |
 //! | feedback on secret tests | the config's | - | verdict, time, memory | full |
 
 use super::{Role, UserName};
@@ -154,6 +155,16 @@ pub fn rejudge(caller: &Caller, owner: Option<i64>) -> Decision {
     }
 }
 
+/// The host's work: managing users, the admin page. The open mode's caller is the host.
+pub fn administer(caller: &Caller) -> Decision {
+    match caller {
+        Caller::Open => Decision::Allow,
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if c.is_admin() => Decision::Allow,
+        _ => Decision::Forbidden,
+    }
+}
+
 /// `GET /api/me` and `POST /api/logout`: a signed-in user (open mode answers for the host).
 pub fn me(caller: &Caller) -> Decision {
     match caller {
@@ -218,6 +229,10 @@ mod tests {
         assert_eq!(list_submissions(&admin), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Open), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Anonymous), Err(Unauthenticated));
+        assert_eq!(administer(&admin), Allow);
+        assert_eq!(administer(&Caller::Open), Allow);
+        assert_eq!(administer(&alice), Forbidden);
+        assert_eq!(administer(&Caller::Anonymous), Unauthenticated);
     }
 
     #[test]

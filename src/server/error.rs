@@ -62,6 +62,9 @@ pub enum ApiError {
     /// Signed in, but the access rules refuse.
     #[error("{0}")]
     Forbidden(String),
+    /// A state-changing request authenticated by the session cookie without its CSRF token.
+    #[error("{0}")]
+    Csrf(String),
     /// Too many attempts; retry after the given seconds.
     #[error("{message}; retry in {retry_after_secs} s")]
     RateLimited {
@@ -99,6 +102,7 @@ impl ApiError {
             ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

@@ -4,6 +4,8 @@
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
+//! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
+//!   state-changing request that needs one.
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
@@ -22,6 +24,7 @@ pub mod error;
 pub mod feedback;
 pub mod listener;
 pub mod openapi;
+pub mod session;
 pub mod state;
 
 use std::time::Duration;
@@ -76,16 +79,28 @@ pub fn route_paths() -> Vec<&'static str> {
 /// answers 503 before the body is read); the body reader (whole body, bounded in size and
 /// time, a refused body discarded so the client reads the refusal).
 pub fn router(state: AppState) -> Router {
+    app(state, Router::new())
+}
+
+/// The API's routes and `pages` (the web pages, which the binary hands in: the server knows
+/// nothing of them) behind the same layers: request timeout, custom-run line, body reader,
+/// caller, CSRF guard.
+pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     let body_limits = body::BodyLimits {
         max_bytes: 2 * state.max_source_bytes + BODY_SLACK_BYTES,
         max_run_bytes: 2 * (state.max_source_bytes + state.max_stdin_bytes) + BODY_SLACK_BYTES,
         timeout: state.body_timeout,
     };
     let request_timeout = state.request_timeout;
+    let cookies = state.cookies;
     routes()
         .into_iter()
         .fold(Router::new(), |r, (path, method)| r.route(path, method))
+        .merge(pages)
         .fallback(not_found)
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            session::guard(cookies, req, next)
+        }))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             auth::identify,

@@ -16,7 +16,9 @@ mod sqlite_accounts;
 use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
-pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
+pub use model::{
+    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+};
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;

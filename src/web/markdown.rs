@@ -1,0 +1,76 @@
+//! Problem statements (`statement.md`) to HTML with pulldown-cmark. Raw HTML in the Markdown
+//! is shown as text, never made live, and links or images with a scheme other than http(s),
+//! mailto or none (`javascript:`...) lose their target: a statement cannot run script in a
+//! contestant's browser even if its author wanted it to.
+
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+
+/// The HTML of a statement.
+pub fn render(markdown: &str) -> String {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let events = Parser::new_ext(markdown, options).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: safe_url(dest_url),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Image {
+            link_type,
+            dest_url: safe_url(dest_url),
+            title,
+            id,
+        }),
+        other => other,
+    });
+    let mut out = String::with_capacity(markdown.len() * 3 / 2);
+    html::push_html(&mut out, events);
+    out
+}
+
+/// `url` when its scheme is harmless (none, http, https, mailto), else `#`.
+fn safe_url(url: CowStr<'_>) -> CowStr<'_> {
+    let scheme = url
+        .split_once(':')
+        .map(|(s, _)| s)
+        .filter(|s| !s.contains(['/', '?', '#']));
+    match scheme.map(|s| s.trim().to_ascii_lowercase()) {
+        None => url,
+        Some(s) if matches!(s.as_str(), "http" | "https" | "mailto") => url,
+        Some(_) => CowStr::Borrowed("#"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_html_is_text_and_bad_links_are_dropped() {
+        let md = "# T\n\n<script>alert(1)</script>\n\nA <b onclick=x>b</b> \
+                  [x](javascript:alert(1)) [y](https://ok.example/) [z](/rel#a)\n\n```\n1 2\n```\n";
+        let out = render(md);
+        assert!(!out.contains("<script"), "{out}");
+        assert!(
+            out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{out}"
+        );
+        assert!(out.contains("&lt;b onclick=x&gt;"), "{out}");
+        assert!(!out.contains("javascript:"), "{out}");
+        assert!(out.contains("href=\"https://ok.example/\""));
+        assert!(out.contains("href=\"/rel#a\""));
+        assert!(out.contains("<pre><code>1 2\n</code></pre>"), "{out}");
+        assert!(!render("[a](JaVaScRiPt:x)").contains("JaVa"));
+    }
+}
