@@ -23,6 +23,7 @@ const MAX_ROSTER_BYTES: usize = 256 * 1024;
 #[template(path = "admin.html")]
 struct AdminPage {
     nav: Nav,
+    me: Option<String>,
     users: Vec<User>,
     queued: u64,
     notice: Option<String>,
@@ -39,7 +40,7 @@ struct Outcome {
     created: Vec<(String, String, String)>,
 }
 
-async fn page(state: &AppState, nav: Nav, outcome: Outcome) -> WebResult {
+async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> WebResult {
     let users = state
         .store
         .list_users()
@@ -54,6 +55,10 @@ async fn page(state: &AppState, nav: Nav, outcome: Outcome) -> WebResult {
         outcome.status.unwrap_or(StatusCode::OK),
         &AdminPage {
             nav,
+            me: match caller {
+                Caller::User(u) => Some(u.name.to_string()),
+                _ => None,
+            },
             users,
             queued,
             notice: outcome.notice,
@@ -72,7 +77,7 @@ fn admin_nav(caller: &Caller, csrf: &CsrfKey) -> WebResult<Nav> {
 /// The admin page.
 pub async fn show(State(state): State<AppState>, caller: Caller, csrf: CsrfKey) -> WebResult {
     let nav = admin_nav(&caller, &csrf)?;
-    page(&state, nav, Outcome::default()).await
+    page(&state, &caller, nav, Outcome::default()).await
 }
 
 /// The add-user form.
@@ -163,7 +168,7 @@ pub async fn add(
         }
         Err(e) => refused(e.to_string()),
     };
-    page(&state, nav, outcome).await
+    page(&state, &caller, nav, outcome).await
 }
 
 /// Imports a roster (uploaded or pasted): all or nothing, as `sudojudge user import`.
@@ -185,7 +190,7 @@ pub async fn import(
         };
         if bytes.len() > MAX_ROSTER_BYTES {
             let why = format!("the roster is over {} KiB", MAX_ROSTER_BYTES / 1024);
-            return page(&state, nav, refused(why)).await;
+            return page(&state, &caller, nav, refused(why)).await;
         }
         let filled = !bytes.iter().all(u8::is_ascii_whitespace);
         if filled && (name == "file" || (name == "roster" && text.is_none())) {
@@ -197,7 +202,7 @@ pub async fn import(
         Some(Err(e)) => refused(format!("roster: {e}")),
         Some(Ok(rows)) => create(&state, rows, roster::ROSTER_ROLE).await,
     };
-    page(&state, nav, outcome).await
+    page(&state, &caller, nav, outcome).await
 }
 
 /// Disables (`disable`) or enables (`enable`) a user; disabling revokes every token at once.

@@ -3,12 +3,28 @@
 //! mailto or none (`javascript:`...) lose their target: a statement cannot run script in a
 //! contestant's browser even if its author wanted it to.
 
-use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-/// The HTML of a statement.
+/// The HTML of a statement, without its leading top-level heading (the page shows the
+/// problem's title itself).
 pub fn render(markdown: &str) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    let events = Parser::new_ext(markdown, options).map(|event| match event {
+    let mut in_title = false;
+    let mut first = true;
+    let events = Parser::new_ext(markdown, options).filter(move |event| {
+        let starts_title = first
+            && matches!(event, Event::Start(Tag::Heading { level, .. }) if *level == HeadingLevel::H1);
+        first = false;
+        if starts_title {
+            in_title = true;
+        }
+        let keep = !in_title;
+        if in_title && matches!(event, Event::End(TagEnd::Heading(_))) {
+            in_title = false;
+        }
+        keep
+    });
+    let events = events.map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
         Event::Start(Tag::Link {
             link_type,
@@ -61,6 +77,8 @@ mod tests {
         let md = "# T\n\n<script>alert(1)</script>\n\nA <b onclick=x>b</b> \
                   [x](javascript:alert(1)) [y](https://ok.example/) [z](/rel#a)\n\n```\n1 2\n```\n";
         let out = render(md);
+        assert!(!out.contains("<h1>"), "the title is the page's: {out}");
+        assert!(render("Intro\n\n# Later\n").contains("<h1>Later</h1>"));
         assert!(!out.contains("<script"), "{out}");
         assert!(
             out.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
