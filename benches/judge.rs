@@ -225,6 +225,7 @@ async fn overhead_rounds(
         wake: Arc::new(Notify::new()),
         shutdown,
         max_attempts: config.queue.max_attempts,
+        modes: Default::default(),
     };
     let judge = Judge::new(Arc::clone(executor), JudgeSettings::from_config(config));
     let handle = worker::spawn("bench".into(), judge, ctx.clone());

@@ -203,6 +203,11 @@ pub struct ContestsConfig {
     /// Folder of the contest files; `None`: `contests` beside the problems folder.
     #[serde(default)]
     pub dir: Option<PathBuf>,
+    /// Contest time read from this file (one RFC 3339 instant, read again at every use)
+    /// instead of the system clock: for tests and rehearsals of a contest. `None`: the
+    /// system clock.
+    #[serde(default)]
+    pub clock_file: Option<PathBuf>,
 }
 
 /// Limits for custom invocations.

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
-use crate::judge::{CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeReport, Verdict};
+use crate::judge::{
+    CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeMode, JudgeReport, Verdict,
+};
 use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
 
@@ -37,6 +39,9 @@ pub struct WorkerContext<Q> {
     pub shutdown: watch::Receiver<bool>,
     /// Claims of one submission the judge fails on before it is stored as `SE`.
     pub max_attempts: u32,
+    /// How much of a contest's submissions is judged, by contest id (its format's mode:
+    /// icpc stops at the first failing test); submissions outside contests run every test.
+    pub modes: Arc<BTreeMap<String, JudgeMode>>,
 }
 
 impl<Q> Clone for WorkerContext<Q> {
@@ -47,6 +52,7 @@ impl<Q> Clone for WorkerContext<Q> {
             wake: Arc::clone(&self.wake),
             shutdown: self.shutdown.clone(),
             max_attempts: self.max_attempts,
+            modes: Arc::clone(&self.modes),
         }
     }
 }
@@ -103,7 +109,14 @@ async fn process<Q: Queue, E: Executor>(
         problem,
         language,
         source,
+        contest,
     } = claimed;
+    let mode = contest
+        .as_deref()
+        .and_then(|c| ctx.modes.get(c))
+        .copied()
+        .unwrap_or_default();
+    let judge = &judge.clone().with_mode(mode);
     let report = match ctx.problems.get(&problem) {
         None => JudgeReport::without_tests(
             &problem,

@@ -13,8 +13,16 @@
 //! | `/api/me`, logout | open-mode answer | 401 | yes | yes |
 //! | administer: users (add, import, disable), the admin page | yes | 401 | 403 | yes |
 //! | feedback on secret tests | the config's | - | verdict, time, memory | full |
+//! | contests: list, read, scoreboard, clarifications | yes (as admin) | 401 | yes | yes |
+//! | a contest's problems, a problem only in unopened contests | yes | hidden | once their time runs | yes |
+//! | submit to a contest, start a timer | 403 `no_account` | 401 | when admitted and running (403 with the reason) | any time (jury: not on the board) |
+//! | oi verdicts and scores before the end | yes | - | hidden ("judged") | yes |
+//! | scoreboard | the admin's | 401 | frozen/hidden as the format says | whole |
+//! | scoreboard CSV, unfreeze, contest rejudge, answer, announce | yes | 401 | 403 | yes |
+//! | ask a question | 403 `no_account` | 401 | when admitted | - (admins announce) |
 
 use super::{Role, UserName};
+use crate::contest::{Audience, Format, Phase};
 
 /// A signed-in user as the rules see them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +191,183 @@ pub fn feedback(caller: &Caller, open_mode_view: Feedback) -> Feedback {
     }
 }
 
+/// Why a contest action is refused (403): each reason has its own code in the JSON error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContestRefusal {
+    /// Open mode: contests need accounts (a contestant is a user).
+    NoAccount,
+    /// The contest lists its participants and the caller is not one of them.
+    NotParticipant,
+    /// Before the contest's start (or its window's).
+    NotStarted,
+    /// Window timing: the caller has not started their timer.
+    TimerNotStarted,
+    /// The caller's own timer is over (the contest still runs for others).
+    TimeOver,
+    /// The contest is over.
+    ContestOver,
+    /// The contest's problems are not shown to this caller yet.
+    ProblemsHidden,
+}
+
+impl ContestRefusal {
+    /// The machine-readable code of the 403.
+    pub fn code(self) -> &'static str {
+        match self {
+            ContestRefusal::NoAccount => "no_account",
+            ContestRefusal::NotParticipant => "not_a_participant",
+            ContestRefusal::NotStarted => "not_started",
+            ContestRefusal::TimerNotStarted => "timer_not_started",
+            ContestRefusal::TimeOver => "time_over",
+            ContestRefusal::ContestOver => "contest_over",
+            ContestRefusal::ProblemsHidden => "problems_hidden",
+        }
+    }
+
+    /// What the caller reads.
+    pub fn message(self) -> &'static str {
+        match self {
+            ContestRefusal::NoAccount => {
+                "contests need accounts: create one with `sudojudge user add` and sign in"
+            }
+            ContestRefusal::NotParticipant => "you are not a participant of this contest",
+            ContestRefusal::NotStarted => "the contest has not started yet",
+            ContestRefusal::TimerNotStarted => {
+                "start your timer first (POST /api/contests/{id}/start)"
+            }
+            ContestRefusal::TimeOver => "your time is over",
+            ContestRefusal::ContestOver => "the contest is over",
+            ContestRefusal::ProblemsHidden => {
+                "the problems are shown when the contest starts (window timing: when you start \
+                 your timer)"
+            }
+        }
+    }
+}
+
+/// The facts about one caller and one contest that the contest rules read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContestFacts {
+    /// The contest admits this caller (`participants` is "anyone" or lists them).
+    pub admitted: bool,
+    /// Where the caller's clock stands now.
+    pub phase: Phase,
+    /// The contest is over for everyone (`false` for open timing).
+    pub ended: bool,
+}
+
+fn jury(caller: &Caller) -> bool {
+    matches!(caller, Caller::Open) || caller.is_admin()
+}
+
+/// Reading contests, their boards and their clarifications: anyone signed in.
+pub fn read_contest(caller: &Caller) -> Decision {
+    signed_in(caller)
+}
+
+/// Which board a caller sees: admins and the open mode's host the whole one.
+pub fn contest_audience(caller: &Caller) -> Audience {
+    if jury(caller) {
+        Audience::Admin
+    } else {
+        Audience::Public
+    }
+}
+
+/// Seeing a contest's problems: the jury always; others once their time runs, and after the
+/// end (window timing: after starting their own timer).
+pub fn see_contest_problems(caller: &Caller, facts: ContestFacts) -> Result<(), ContestRefusal> {
+    if jury(caller) || matches!(facts.phase, Phase::Running { .. } | Phase::Over) {
+        Ok(())
+    } else {
+        Err(ContestRefusal::ProblemsHidden)
+    }
+}
+
+/// Whether a non-jury caller may see a problem outside contests: `in_contests` is false for
+/// a problem in no contest; `shown_by_one` is true when at least one contest listing it shows
+/// its problems to everyone (open timing, fixed after the start, window after the end).
+pub fn see_problem(caller: &Caller, in_contests: bool, shown_by_one: bool) -> bool {
+    jury(caller) || !in_contests || shown_by_one
+}
+
+/// The one rule of contest participation: an account, admitted, while the caller's clock
+/// runs. `starting` asks for `POST /start` (which may also start a window timer: allowed in
+/// `Ready` too).
+fn take_part(caller: &Caller, facts: ContestFacts, starting: bool) -> Result<(), ContestRefusal> {
+    match caller {
+        Caller::Open => return Err(ContestRefusal::NoAccount),
+        Caller::Anonymous => return Err(ContestRefusal::NoAccount),
+        Caller::User(_) => {}
+    }
+    if !facts.admitted {
+        return Err(ContestRefusal::NotParticipant);
+    }
+    match facts.phase {
+        Phase::Running { .. } => Ok(()),
+        Phase::Ready { .. } if starting => Ok(()),
+        Phase::Ready { .. } => Err(ContestRefusal::TimerNotStarted),
+        Phase::NotStarted { .. } => Err(ContestRefusal::NotStarted),
+        Phase::Over if facts.ended => Err(ContestRefusal::ContestOver),
+        Phase::Over => Err(ContestRefusal::TimeOver),
+    }
+}
+
+/// Submitting to a contest: the jury at any time (jury submissions are judged in the
+/// contest's mode but never on the board); a contestant when admitted and running.
+/// Anonymous callers are asked to sign in first (`Err(Decision)`).
+pub fn contest_submit(
+    caller: &Caller,
+    facts: ContestFacts,
+) -> Result<Result<(), ContestRefusal>, Decision> {
+    match caller {
+        Caller::Anonymous => Err(Decision::Unauthenticated),
+        c if c.is_admin() => Ok(Ok(())),
+        c => Ok(take_part(c, facts, false)),
+    }
+}
+
+/// `POST /api/contests/{id}/start`: a contestant admitted, from the (window) start until
+/// their time is over; starting again is harmless.
+pub fn contest_start(
+    caller: &Caller,
+    facts: ContestFacts,
+) -> Result<Result<(), ContestRefusal>, Decision> {
+    match caller {
+        Caller::Anonymous => Err(Decision::Unauthenticated),
+        c => Ok(take_part(c, facts, true)),
+    }
+}
+
+/// Asking the jury a question: an admitted contestant (at any time: before, during, after).
+pub fn ask_question(
+    caller: &Caller,
+    admitted: bool,
+) -> Result<Result<(), ContestRefusal>, Decision> {
+    match caller {
+        Caller::Anonymous => Err(Decision::Unauthenticated),
+        Caller::Open => Ok(Err(ContestRefusal::NoAccount)),
+        _ if !admitted => Ok(Err(ContestRefusal::NotParticipant)),
+        _ => Ok(Ok(())),
+    }
+}
+
+/// The jury's contest actions: the CSV board, unfreezing, a contest-wide rejudge,
+/// answering questions and announcing.
+pub fn contest_jury(caller: &Caller) -> Decision {
+    match caller {
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if jury(c) => Decision::Allow,
+        _ => Decision::Forbidden,
+    }
+}
+
+/// Whether a contest submission's results are hidden from `caller`: in an `oi` contest,
+/// from contestants until the end (they see "judged").
+pub fn contest_results_hidden(caller: &Caller, format: Format, ended: bool) -> bool {
+    format == Format::Oi && !ended && !jury(caller)
+}
+
 fn signed_in(caller: &Caller) -> Decision {
     match caller {
         Caller::Anonymous => Decision::Unauthenticated,
@@ -191,94 +376,5 @@ fn signed_in(caller: &Caller) -> Decision {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn user(id: i64, role: Role) -> Caller {
-        Caller::User(Identity {
-            id,
-            name: UserName::parse(&format!("u{id}")).unwrap(),
-            display_name: String::new(),
-            role,
-        })
-    }
-
-    #[test]
-    fn submissions_table() {
-        let (admin, alice, bob) = (
-            user(1, Role::Admin),
-            user(2, Role::Contestant),
-            user(3, Role::Contestant),
-        );
-        let alices = Some(2);
-        use Decision::*;
-        for (caller, read, rejudge_) in [
-            (&Caller::Open, Allow, Allow),
-            (&Caller::Anonymous, Unauthenticated, Unauthenticated),
-            (&admin, Allow, Allow),
-            (&alice, Allow, Forbidden),
-            (&bob, Hidden, Hidden),
-        ] {
-            assert_eq!(read_submission(caller, alices), read, "{caller:?}");
-            assert_eq!(rejudge(caller, alices), rejudge_, "{caller:?}");
-        }
-        // Open-mode submissions (no owner) belong to no contestant.
-        assert_eq!(read_submission(&alice, None), Hidden);
-        assert_eq!(read_submission(&admin, None), Allow);
-        assert_eq!(list_submissions(&alice), Ok(SubmissionScope::Owner(2)));
-        assert_eq!(list_submissions(&admin), Ok(SubmissionScope::All));
-        assert_eq!(list_submissions(&Caller::Open), Ok(SubmissionScope::All));
-        assert_eq!(list_submissions(&Caller::Anonymous), Err(Unauthenticated));
-        assert_eq!(administer(&admin), Allow);
-        assert_eq!(administer(&Caller::Open), Allow);
-        assert_eq!(administer(&alice), Forbidden);
-        assert_eq!(administer(&Caller::Anonymous), Unauthenticated);
-    }
-
-    #[test]
-    fn creating_needs_a_caller() {
-        for c in [
-            Caller::Open,
-            user(1, Role::Admin),
-            user(2, Role::Contestant),
-        ] {
-            assert_eq!(submit(&c), Decision::Allow);
-            assert_eq!(create_run(&c), Decision::Allow);
-            assert_eq!(me(&c), Decision::Allow);
-        }
-        assert_eq!(submit(&Caller::Anonymous), Decision::Unauthenticated);
-        assert_eq!(create_run(&Caller::Anonymous), Decision::Unauthenticated);
-        assert_eq!(me(&Caller::Anonymous), Decision::Unauthenticated);
-        assert_eq!(run_rate_key(&user(2, Role::Contestant)), Some(2));
-        assert_eq!(run_rate_key(&Caller::Open), None);
-    }
-
-    #[test]
-    fn feedback_views() {
-        assert_eq!(
-            feedback(&user(1, Role::Admin), Feedback::Contestant),
-            Feedback::Full
-        );
-        assert_eq!(
-            feedback(&user(2, Role::Contestant), Feedback::Full),
-            Feedback::Contestant
-        );
-        assert_eq!(feedback(&Caller::Open, Feedback::Full), Feedback::Full);
-        assert_eq!(
-            feedback(&Caller::Open, Feedback::Contestant),
-            Feedback::Contestant
-        );
-    }
-
-    #[test]
-    fn open_mode_is_for_loopback_without_users() {
-        assert!(open_mode(AuthMode::Auto, false));
-        assert!(!open_mode(AuthMode::Auto, true));
-        assert!(!open_mode(AuthMode::Required, false));
-        check_listen(AuthMode::Auto, false, true).unwrap();
-        check_listen(AuthMode::Auto, true, false).unwrap();
-        check_listen(AuthMode::Required, false, false).unwrap();
-        let err = check_listen(AuthMode::Auto, false, false).unwrap_err();
-        assert!(err.contains("sudojudge user add NAME --admin"), "{err}");
-    }
-}
+#[path = "access_tests.rs"]
+mod tests;

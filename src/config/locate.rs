@@ -71,6 +71,7 @@ const PATH_KEYS: &[(&str, &str)] = &[
     ("server", "database"),
     ("problems", "dir"),
     ("contests", "dir"),
+    ("contests", "clock_file"),
     ("sandbox", "box_root"),
     ("sandbox", "helper"),
     ("sandbox", "slot_locks"),

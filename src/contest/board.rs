@@ -48,7 +48,7 @@ pub enum Audience {
 }
 
 /// What one cell shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CellState {
     /// No submission.
@@ -66,7 +66,7 @@ pub enum CellState {
 }
 
 /// One problem of one contestant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Cell {
     /// What the cell shows.
     pub state: CellState,
@@ -94,7 +94,7 @@ impl Cell {
 }
 
 /// One contestant's line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Row {
     /// 1-based; contestants with equal results share a rank (1, 1, 3).
     pub rank: u32,
@@ -111,11 +111,12 @@ pub struct Row {
 }
 
 /// A whole scoreboard.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Scoreboard {
     /// The contest's format.
     pub format: Format,
     /// The columns.
+    #[schema(value_type = Vec<String>)]
     pub problems: Vec<Label>,
     /// Ranked rows.
     pub rows: Vec<Row>,

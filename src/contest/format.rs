@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::judge::JudgeMode;
 
 /// How a contest scores and what its contestants see (see docs/contests.md).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// ICPC: problems solved, then penalty minutes; verdicts at once; the board freezes.

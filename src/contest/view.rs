@@ -8,12 +8,38 @@ use super::format::Format;
 use super::timing::Timing;
 use super::{icpc, ioi, oi};
 
-/// The board of `contest` for `audience` at `now`, with a row for each of `users` even
-/// without submissions.
+/// What a board hides at one instant for one audience: the only ways `now` and the audience
+/// change a board, so a board computed once serves every request with the same `Shown` (the
+/// daemon caches boards by it and by the data's version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shown {
+    /// ICPC: submissions from the freeze on show as pending.
+    pub frozen: bool,
+    /// OI: scores are shown (after the end, or to admins).
+    pub revealed: bool,
+}
+
+/// What `audience` sees of `contest`'s board at `now`.
 ///
 /// ICPC: contestants see the board frozen from the contest's freeze (the last
 /// `freeze_minutes` of each contestant's time) until an admin unfreezes it (`unfrozen`);
 /// admins always see it whole. OI: contestants see results only after the contest's end.
+pub fn shown(contest: &Contest, now: Timestamp, audience: Audience, unfrozen: bool) -> Shown {
+    let frozen = contest.format == Format::Icpc
+        && audience == Audience::Public
+        && !unfrozen
+        && contest
+            .freeze_from()
+            .is_some_and(|from| freeze_started(&contest.timing, from, now));
+    let over = contest.timing.end().is_some_and(|end| now >= end);
+    Shown {
+        frozen,
+        revealed: contest.format != Format::Oi || audience == Audience::Admin || over,
+    }
+}
+
+/// The board of `contest` for `audience` at `now`, with a row for each of `users` even
+/// without submissions (see [`shown`] for what is hidden).
 pub fn scoreboard(
     contest: &Contest,
     users: &[String],
@@ -22,25 +48,29 @@ pub fn scoreboard(
     audience: Audience,
     unfrozen: bool,
 ) -> Scoreboard {
+    board(
+        contest,
+        users,
+        submissions,
+        shown(contest, now, audience, unfrozen),
+    )
+}
+
+/// The board of `contest` with what `shown` hides hidden.
+pub fn board(
+    contest: &Contest,
+    users: &[String],
+    submissions: &[Submission],
+    shown: Shown,
+) -> Scoreboard {
     let labels = contest.labels();
     match contest.format {
         Format::Icpc => {
-            let freeze = (audience == Audience::Public && !unfrozen)
-                .then(|| contest.freeze_from())
-                .flatten()
-                .filter(|from| freeze_started(&contest.timing, *from, now));
+            let freeze = shown.frozen.then(|| contest.freeze_from()).flatten();
             icpc::scoreboard(&labels, users, submissions, freeze)
         }
         Format::Ioi => ioi::scoreboard(&labels, users, submissions),
-        Format::Oi => {
-            let over = contest.timing.end().is_some_and(|end| now >= end);
-            oi::scoreboard(
-                &labels,
-                users,
-                submissions,
-                audience == Audience::Admin || over,
-            )
-        }
+        Format::Oi => oi::scoreboard(&labels, users, submissions, shown.revealed),
     }
 }
 

@@ -4,8 +4,10 @@ use axum::extract::{Path, State};
 use axum::Json;
 use serde::Serialize;
 
+use crate::accounts::Caller;
 use crate::problem::{CheckerKind, Problem};
 
+use super::contests::hiding::problem_visible;
 use super::error::{ApiError, ApiResult};
 use super::state::AppState;
 
@@ -63,14 +65,23 @@ fn summary(p: &Problem) -> ProblemSummary {
     }
 }
 
-/// Every problem with its limits (public).
+/// Every problem with its limits (public), but those whose every contest has not opened
+/// yet (admins see them all).
 #[utoipa::path(get, path = "/api/problems", operation_id = "list_problems", tag = "problems",
     responses((status = 200, description = "every problem", body = Vec<ProblemSummary>)))]
-pub async fn list(State(state): State<AppState>) -> Json<Vec<ProblemSummary>> {
-    Json(state.problems.values().map(summary).collect())
+pub async fn list(State(state): State<AppState>, caller: Caller) -> Json<Vec<ProblemSummary>> {
+    Json(
+        state
+            .problems
+            .values()
+            .filter(|p| problem_visible(&state, &caller, &p.id))
+            .map(summary)
+            .collect(),
+    )
 }
 
-/// One problem with statement and samples (public).
+/// One problem with statement and samples (public, unless every contest listing it has not
+/// opened yet: then a 404 like a missing one, but for admins).
 #[utoipa::path(get, path = "/api/problems/{id}", operation_id = "get_problem", tag = "problems",
     params(("id" = String, Path, description = "problem id", example = "sudoku")),
     responses(
@@ -80,12 +91,19 @@ pub async fn list(State(state): State<AppState>) -> Json<Vec<ProblemSummary>> {
     ))]
 pub async fn get(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<ProblemDetail>> {
     let p = state
         .problems
         .get(&id)
+        .filter(|p| problem_visible(&state, &caller, &p.id))
         .ok_or_else(|| ApiError::NotFound(format!("no problem {id:?}")))?;
+    Ok(Json(detail(p).await?))
+}
+
+/// A problem with its statement and samples (also a contest's problem, by its label).
+pub(crate) async fn detail(p: &Problem) -> ApiResult<ProblemDetail> {
     let mut samples = Vec::new();
     for t in p.tests.iter().filter(|t| t.name.starts_with("sample/")) {
         samples.push(Sample {
@@ -94,11 +112,11 @@ pub async fn get(
             answer: read_text(&t.answer).await?,
         });
     }
-    Ok(Json(ProblemDetail {
+    Ok(ProblemDetail {
         summary: summary(p),
         statement: p.statement.clone(),
         samples,
-    }))
+    })
 }
 
 /// Reads a sample file; a failure is logged with its path and answered without it (no host

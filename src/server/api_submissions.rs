@@ -10,8 +10,8 @@ use crate::accounts::{access, Caller};
 use crate::store::{AccountStore, NewSubmission, Queue, RejudgeOutcome, Status, Submission};
 
 use super::auth::{allow, refusal};
+use super::contests::hiding::{problem_visible, shown};
 use super::error::{ApiError, ApiResult};
-use super::feedback::redact;
 use super::openapi::ErrorBody;
 use super::state::AppState;
 
@@ -110,7 +110,7 @@ pub async fn enqueue(
     language: String,
     source: String,
 ) -> ApiResult<i64> {
-    if !state.problems.contains_key(&problem) {
+    if !state.problems.contains_key(&problem) || !problem_visible(state, caller, &problem) {
         return Err(ApiError::UnknownProblem(problem));
     }
     check_language_and_source(state, &language, &source)?;
@@ -121,16 +121,21 @@ pub async fn enqueue(
         owner: caller.user_id(),
     };
     let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
-        return Err(ApiError::Busy {
-            message: format!(
-                "{} submissions are waiting to be judged; try again later",
-                state.max_queued
-            ),
-            retry_after_s: QUEUE_RETRY_AFTER_S,
-        });
+        return Err(queue_full(state));
     };
     state.wake.notify_one();
     Ok(id)
+}
+
+/// The 503 of a full queue (`[server] max_queued`), with `Retry-After`.
+pub(crate) fn queue_full(state: &AppState) -> ApiError {
+    ApiError::Busy {
+        message: format!(
+            "{} submissions are waiting to be judged; try again later",
+            state.max_queued
+        ),
+        retry_after_s: QUEUE_RETRY_AFTER_S,
+    }
 }
 
 fn no_submission(id: &str) -> String {
@@ -166,7 +171,7 @@ pub async fn get(
         no_submission(&id)
     })?;
     let view = access::feedback(&caller, state.feedback);
-    Ok(Json(redact(view, submission)))
+    Ok(Json(shown(&state, &caller, view, submission)))
 }
 
 /// Query of the submission list.
@@ -215,7 +220,11 @@ pub async fn list(
         )
         .await?;
     let view = access::feedback(&caller, state.feedback);
-    Ok(Json(rows.into_iter().map(|s| redact(view, s)).collect()))
+    Ok(Json(
+        rows.into_iter()
+            .map(|s| shown(&state, &caller, view, s))
+            .collect(),
+    ))
 }
 
 /// Puts a finished submission back in the queue (hosts only).

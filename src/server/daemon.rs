@@ -9,10 +9,13 @@ use tokio::task::JoinHandle;
 
 use crate::accounts::access;
 use crate::config::Config;
+use crate::contest::{self, Clock, SystemClock};
 use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
 use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
 use crate::worker::{self, Problems, WorkerContext};
 
+use super::contests::file_clock::FileClock;
+use super::contests::Contests;
 use super::listener::{self, ConnectionLimits};
 use super::state::AppState;
 
@@ -30,6 +33,10 @@ pub enum DaemonError {
         /// Why.
         source: ExecutorError,
     },
+    /// A contest file is broken, or the contest clock file cannot be read (each error names
+    /// the file and the key).
+    #[error("{0}")]
+    Contests(String),
     /// Open mode (no accounts) on an address others can reach; the message says how to fix.
     #[error("{0}")]
     OpenMode(String),
@@ -62,6 +69,34 @@ pub fn worker_count(config: &Config) -> usize {
     }
 }
 
+/// The contests of `[contests] dir` (every file must be sound: a broken contest refuses the
+/// start rather than vanish) on the contest clock (`[contests] clock_file`, else the system's).
+fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, DaemonError> {
+    let dir = config.contests_dir();
+    let known: Vec<String> = problems.keys().cloned().collect();
+    let (loaded, errors) =
+        contest::load_all(&dir, &known).map_err(|e| DaemonError::Contests(e.to_string()))?;
+    if !errors.is_empty() {
+        let all: Vec<String> = errors.iter().map(|e| format!("contest {e}")).collect();
+        return Err(DaemonError::Contests(format!(
+            "{} (sudojudge verify checks contest files)",
+            all.join("; ")
+        )));
+    }
+    let clock: Arc<dyn Clock> = match &config.contests.clock_file {
+        None => Arc::new(SystemClock),
+        Some(path) => {
+            let clock = FileClock::open(path).map_err(DaemonError::Contests)?;
+            tracing::warn!(file = %path.display(), "contest time is read from a file, not the system clock");
+            Arc::new(clock)
+        }
+    };
+    for c in &loaded {
+        tracing::info!(contest = %c.id, format = c.format.as_str(), "contest loaded");
+    }
+    Ok(Contests::new(loaded, clock))
+}
+
 impl Daemon {
     /// Claims the database (one daemon per file), opens the store, requeues what a crash left
     /// in flight, starts the workers (slots `0..workers`), the custom-run pool (the next
@@ -78,6 +113,7 @@ impl Daemon {
         E: Executor,
         F: FnMut(usize) -> Result<E, ExecutorError>,
     {
+        let contests = Arc::new(load_contests(config, &problems)?);
         let owner = DatabaseOwner::claim(&config.server.database)?;
         let store = SqliteStore::open(&config.server.database).await?;
         let stale = store.requeue_stale(config.queue.max_attempts).await?;
@@ -129,6 +165,7 @@ impl Daemon {
             wake: Arc::clone(&wake),
             shutdown: stop_rx.clone(),
             max_attempts: config.queue.max_attempts,
+            modes: Arc::new(contests.judge_modes()),
         };
         let worker_handles = executors
             .into_iter()
@@ -148,7 +185,8 @@ impl Daemon {
             sandbox_info,
             Some(runner),
             wake,
-        );
+        )
+        .with_contests(contests);
         let app = super::app(state, pages);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {

@@ -65,6 +65,10 @@ pub enum ApiError {
     /// A state-changing request authenticated by the session cookie without its CSRF token.
     #[error("{0}")]
     Csrf(String),
+    /// A contest rule refuses: 403 with the reason as the code (`not_started`, `contest_over`,
+    /// `not_a_participant`...).
+    #[error("{}", .0.message())]
+    Contest(crate::accounts::access::ContestRefusal),
     /// Too many attempts; retry after the given seconds.
     #[error("{message}; retry in {retry_after_secs} s")]
     RateLimited {
@@ -103,6 +107,7 @@ impl ApiError {
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
+            ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

@@ -118,6 +118,9 @@ mod tests {
             source: None,
             owner: None,
             user: None,
+            contest: None,
+            label: None,
+            results_hidden: false,
         }
     }
 

@@ -2,7 +2,10 @@
 //!
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
-//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me).
+//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
+//!   contests, scoreboard, clarifications), thin over the services.
+//! - [`contests`]: the contest services the API and the web pages share (a contest as the
+//!   caller sees it, submitting, the board, clarifications, what contests hide).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
 //! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
 //!   state-changing request that needs one.
@@ -13,12 +16,16 @@
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
 
 pub mod api_auth;
+pub mod api_clarifications;
+pub mod api_contests;
 pub mod api_health;
 pub mod api_problems;
 pub mod api_runs;
+pub mod api_scoreboard;
 pub mod api_submissions;
 pub mod auth;
 pub mod body;
+pub mod contests;
 pub mod daemon;
 pub mod error;
 pub mod feedback;
@@ -64,6 +71,25 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ("/api/login", post(api_auth::login)),
         ("/api/logout", post(api_auth::logout)),
         ("/api/me", get(api_auth::me)),
+        ("/api/contests", get(api_contests::list)),
+        ("/api/contests/{id}", get(api_contests::get)),
+        ("/api/contests/{id}/start", post(api_contests::start)),
+        ("/api/contests/{id}/submissions", post(api_contests::submit)),
+        (
+            "/api/contests/{id}/problems/{label}",
+            get(api_contests::problem),
+        ),
+        ("/api/contests/{id}/scoreboard", get(api_scoreboard::get)),
+        ("/api/contests/{id}/unfreeze", post(api_contests::unfreeze)),
+        ("/api/contests/{id}/rejudge", post(api_contests::rejudge)),
+        (
+            "/api/contests/{id}/clarifications",
+            get(api_clarifications::list).post(api_clarifications::create),
+        ),
+        (
+            "/api/contests/{id}/clarifications/{clarification}/answer",
+            post(api_clarifications::answer),
+        ),
         ("/api/openapi.json", get(openapi::get)),
     ]
 }

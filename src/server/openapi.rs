@@ -6,7 +6,10 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{api_auth, api_health, api_problems, api_runs, api_submissions};
+use super::{
+    api_auth, api_clarifications, api_contests, api_health, api_problems, api_runs, api_scoreboard,
+    api_submissions,
+};
 
 /// The body of every error: `{"error":{"code","message"}}`.
 #[derive(Debug, Serialize, ToSchema)]
@@ -83,6 +86,17 @@ impl Modify for BearerAuth {
         api_auth::login,
         api_auth::logout,
         api_auth::me,
+        api_contests::list,
+        api_contests::get,
+        api_contests::start,
+        api_contests::submit,
+        api_contests::problem,
+        api_contests::unfreeze,
+        api_contests::rejudge,
+        api_scoreboard::get,
+        api_clarifications::list,
+        api_clarifications::create,
+        api_clarifications::answer,
         get,
     ),
     modifiers(&BearerAuth)

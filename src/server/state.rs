@@ -53,11 +53,13 @@ pub struct AppState {
     pub cookies: super::session::CookiePolicy,
     /// The configured languages with their names and extensions (web pages' submit form).
     pub language_table: Arc<LanguageTable>,
+    /// The contests, their clock and their cached boards.
+    pub contests: Arc<super::contests::Contests>,
 }
 
 impl AppState {
     /// The state of a server on `config`: its request limits, its lines, its feedback rule,
-    /// its accounts settings and rate limits.
+    /// its accounts settings and rate limits (no contests: see [`AppState::with_contests`]).
     /// `runner` is `None` for a server that runs no custom invocations.
     pub fn new(
         config: &Config,
@@ -97,6 +99,16 @@ impl AppState {
                 ),
             },
             language_table: Arc::new(LanguageTable::from_config(config)),
+            contests: Arc::new(super::contests::Contests::new(
+                Vec::new(),
+                Arc::new(crate::contest::SystemClock),
+            )),
         }
+    }
+
+    /// The same state serving `contests` (a new state has none).
+    pub fn with_contests(mut self, contests: Arc<super::contests::Contests>) -> AppState {
+        self.contests = contests;
+        self
     }
 }

@@ -4,21 +4,27 @@
 //! - [`queue`]: the [`Queue`] trait the server and workers depend on.
 //! - [`sqlite`]: [`SqliteStore`], the SQLite implementation (WAL, `BEGIN IMMEDIATE` writes).
 //! - [`accounts`]: the [`AccountStore`] trait: users, tokens, submission owners.
+//! - [`contests`]: the [`ContestStore`] trait: participations, contest submissions under a
+//!   rate, the board's data and version, freeze state, clarifications.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a database.
 
 pub mod accounts;
+pub mod contests;
 pub mod model;
 pub mod owner;
 pub mod queue;
 pub mod sqlite;
 mod sqlite_accounts;
+mod sqlite_contests;
 
 use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
-pub use model::{
-    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+pub use contests::{
+    BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState, ContestStore,
+    NewClarification, NewContestSubmission, Participant, RejudgeCount,
 };
+pub use model::{Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;

@@ -66,6 +66,8 @@ pub struct Claimed {
     pub language: String,
     /// The source text.
     pub source: String,
+    /// The contest it was made to, whose format decides how much is judged.
+    pub contest: Option<String>,
 }
 
 /// A submission with its results, as `GET /api/submissions/{id}` shows it.
@@ -108,6 +110,16 @@ pub struct Submission {
     /// The owner's name (`null` for submissions made in the open single-user mode).
     #[serde(default)]
     pub user: Option<String>,
+    /// The contest it was made to (absent outside contests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contest: Option<String>,
+    /// The problem's label in that contest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// The results are hidden until the contest's end (an `oi` contest, to its contestants):
+    /// `status` says whether it is judged, every result field is empty.
+    #[serde(default)]
+    pub results_hidden: bool,
 }
 
 /// Which submissions a listing shows (each `None` is no filter).
@@ -162,6 +174,8 @@ pub(crate) struct SubmissionRow {
     pub finished_at: Option<String>,
     pub user_id: Option<i64>,
     pub user: Option<String>,
+    pub contest: Option<String>,
+    pub label: Option<String>,
 }
 
 #[derive(Debug, sqlx::FromRow)]

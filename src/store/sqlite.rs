@@ -149,7 +149,7 @@ impl SqliteStore {
         let rows: Vec<SubmissionRow> = sqlx::query_as(
             "SELECT s.id, s.problem, s.language, NULL AS source, s.status, s.verdict, s.score,
                     s.time_ms, s.memory_kib, s.compile_ok, s.compile_log, s.message, s.degraded,
-                    s.created_at, s.finished_at, s.user_id, u.name AS user
+                    s.created_at, s.finished_at, s.user_id, u.name AS user, s.contest, s.label
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id
              WHERE (?1 IS NULL OR s.problem = ?1) AND (?2 IS NULL OR s.id < ?2)
                AND (?4 IS NULL OR s.user_id = ?4) AND (?5 IS NULL OR u.name = ?5)
@@ -220,6 +220,9 @@ fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
         source: row.source,
         owner: row.user_id,
         user: row.user,
+        contest: row.contest,
+        label: row.label,
+        results_hidden: false,
     })
 }
 
@@ -278,7 +281,7 @@ impl Queue for SqliteStore {
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
              WHERE id = ({FAIR_NEXT})
-             RETURNING id, attempt, problem, language, source"
+             RETURNING id, attempt, problem, language, source, contest"
         ))
         .bind(worker)
         .fetch_optional(&mut *tx)

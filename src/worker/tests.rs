@@ -9,7 +9,8 @@ use crate::problem::{CheckerKind, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 use crate::store::{NewSubmission, SqliteStore, Status};
 
-/// Echoes its input after `delay`; the source "bad" does not compile. Its first
+/// Echoes its input after `delay` (the source "wa" prints a wrong answer instead); the
+/// source "bad" does not compile. Its first
 /// `failures` runs fail on the judge's side (like a box that cannot be set up). Every source
 /// it compiles is added to `compiled`, so a test sees the order of judging.
 struct Echo {
@@ -22,9 +23,9 @@ struct Echo {
 type Compiled = Arc<std::sync::Mutex<Vec<String>>>;
 
 impl Executor for Echo {
-    type Program = ();
+    type Program = Vec<u8>;
 
-    fn compile(&self, _: &str, source: &[u8]) -> Result<Compilation<()>, ExecutorError> {
+    fn compile(&self, _: &str, source: &[u8]) -> Result<Compilation<Vec<u8>>, ExecutorError> {
         self.compiled
             .lock()
             .map_err(|e| ExecutorError(e.to_string()))?
@@ -33,13 +34,13 @@ impl Executor for Echo {
             Compilation::Failed { log: "no".into() }
         } else {
             Compilation::Ready {
-                program: (),
+                program: source.to_vec(),
                 log: String::new(),
             }
         })
     }
 
-    fn run(&self, _: &(), stdin: &Path, _: Limits) -> Result<RunReport, ExecutorError> {
+    fn run(&self, program: &Vec<u8>, stdin: &Path, _: Limits) -> Result<RunReport, ExecutorError> {
         std::thread::sleep(self.delay);
         let failing = self.failures.fetch_update(
             std::sync::atomic::Ordering::SeqCst,
@@ -56,7 +57,11 @@ impl Executor for Echo {
             time_ms: 1,
             wall_ms: 1,
             memory_kib: 1,
-            stdout: std::fs::read(stdin).map_err(|e| ExecutorError(e.to_string()))?,
+            stdout: if program == b"wa" {
+                b"wrong".to_vec()
+            } else {
+                std::fs::read(stdin).map_err(|e| ExecutorError(e.to_string()))?
+            },
             stderr: Vec::new(),
             degraded: false,
         })
@@ -120,6 +125,10 @@ async fn setup_failing(
         wake: Arc::new(Notify::new()),
         shutdown,
         max_attempts: 3,
+        modes: Arc::new(BTreeMap::from([(
+            "icpc-contest".to_string(),
+            JudgeMode::StopAtFirstFailure,
+        )])),
     };
     let failures = Arc::new(std::sync::atomic::AtomicU32::new(failures));
     let settings = JudgeSettings {
@@ -332,5 +341,43 @@ async fn another_owners_first_submission_overtakes_a_flood_of_fifty() {
             (Status::Done, Some(Verdict::AC), 3),
             "{id}"
         );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_icpc_contest_submission_stops_at_its_first_failing_test() {
+    use crate::store::{ContestEnqueue, ContestStore, NewContestSubmission};
+    let dir = tempfile::tempdir().unwrap();
+    let (store, ctx, stop, handles) = setup(dir.path(), Duration::ZERO, 1).await;
+    let to = |contest: Option<&str>| NewContestSubmission {
+        submission: new("p", "wa"),
+        contest: contest.unwrap_or("ioi-contest").to_string(),
+        label: "A".into(),
+        at: jiff::Timestamp::UNIX_EPOCH,
+        rate: None,
+        max_queued: 100,
+        register: false,
+    };
+    let mut ids = Vec::new();
+    for contest in [Some("icpc-contest"), None] {
+        match store.enqueue_contest(to(contest)).await.unwrap() {
+            ContestEnqueue::Stored(id) => ids.push(id),
+            other => panic!("{other:?}"),
+        }
+    }
+    ids.push(store.enqueue(new("p", "wa")).await.unwrap());
+    ctx.wake.notify_one();
+    let mut tests_run = Vec::new();
+    for &id in &ids {
+        wait_until(&store, id, Status::Done).await;
+        let s = store.get(id).await.unwrap().unwrap();
+        assert_eq!((s.verdict, s.score), (Some(Verdict::WA), Some(0)));
+        tests_run.push(s.tests.len());
+    }
+    // icpc: one test (the first fails); a contest of another format, and no contest: all 3.
+    assert_eq!(tests_run, [1, 3, 3]);
+    stop.send(true).unwrap();
+    for h in handles {
+        h.await.unwrap();
     }
 }

@@ -1,0 +1,240 @@
+//! The scoreboard as a caller sees it, computed from the store by `contest::board` and
+//! cached: a board depends only on the contest's data (whose version the store bumps on
+//! every change a board shows, by trigger) and on what is hidden at the instant
+//! ([`Shown`]), so one computed board serves every request until the version moves. A
+//! result stored by a worker bumps the version in its own transaction: the next read of the
+//! board computes it again, so a verdict is on the board as soon as it is stored. Also the
+//! jury's CSV, unfreeze and contest-wide rejudge.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use jiff::{SignedDuration, Timestamp};
+use serde::Serialize;
+
+use crate::accounts::access;
+use crate::accounts::Caller;
+use crate::contest::{
+    self, Cell, CellState, Contest, Label, Outcome, Participants, Scoreboard, Shown, Timing,
+};
+use crate::store::{BoardData, ContestStore, RejudgeCount, Status};
+
+use super::super::auth::allow;
+use super::super::error::{ApiError, ApiResult};
+use super::super::state::AppState;
+use super::find;
+
+/// `GET /api/contests/{id}/scoreboard`: the board with the version it was computed at.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BoardView {
+    /// The contest's id.
+    pub contest: String,
+    /// The data version it was computed from (it grows with every change).
+    pub version: u64,
+    /// The ranked rows.
+    #[serde(flatten)]
+    pub board: Scoreboard,
+}
+
+/// A board computed once, with its JSON, shared by every reader of that version.
+#[derive(Debug)]
+pub struct CachedBoard {
+    /// The board.
+    pub view: BoardView,
+    /// `view` as JSON, the body of every answer (shared, not copied).
+    pub json: axum::body::Bytes,
+}
+
+/// Boards by contest and what they hide, each with its version; one computation at a time,
+/// so a crowd of readers arriving after a change waits for one board instead of computing
+/// one each.
+#[derive(Default)]
+pub struct BoardCache {
+    boards: Mutex<HashMap<(String, Shown), Arc<CachedBoard>>>,
+    computing: tokio::sync::Mutex<()>,
+}
+
+impl BoardCache {
+    fn current(&self, id: &str, shown: Shown, version: u64) -> Option<Arc<CachedBoard>> {
+        let boards = self.boards.lock().unwrap_or_else(|e| e.into_inner());
+        boards
+            .get(&(id.to_string(), shown))
+            .filter(|b| b.view.version == version)
+            .cloned()
+    }
+
+    fn keep(&self, id: &str, shown: Shown, board: Arc<CachedBoard>) {
+        let mut boards = self.boards.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = boards
+            .entry((id.to_string(), shown))
+            .or_insert(Arc::clone(&board));
+        if slot.view.version < board.view.version {
+            *slot = board;
+        }
+    }
+}
+
+/// The board of contest `id` as `caller` sees it now.
+pub async fn scoreboard(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> ApiResult<Arc<CachedBoard>> {
+    allow(access::read_contest(caller), String::new)?;
+    let c = find(state, id)?;
+    let audience = access::contest_audience(caller);
+    let now = state.contests.now();
+    let cache = &state.contests.boards;
+    let current = state.store.contest_state(id).await?;
+    let shown = contest::shown(c, now, audience, current.unfrozen);
+    if let Some(board) = cache.current(id, shown, current.version) {
+        return Ok(board);
+    }
+    let _one_at_a_time = cache.computing.lock().await;
+    let current = state.store.contest_state(id).await?;
+    let shown = contest::shown(c, now, audience, current.unfrozen);
+    if let Some(board) = cache.current(id, shown, current.version) {
+        return Ok(board);
+    }
+    let data = state.store.board_data(id).await?;
+    let shown = contest::shown(c, now, audience, data.state.unfrozen);
+    let view = BoardView {
+        contest: id.to_string(),
+        version: data.state.version,
+        board: compute(c, &data, shown),
+    };
+    let json = serde_json::to_vec(&view)
+        .map_err(|e| ApiError::Internal(format!("cannot encode the board: {e}")))?;
+    let board = Arc::new(CachedBoard {
+        view,
+        json: json.into(),
+    });
+    cache.keep(id, shown, Arc::clone(&board));
+    Ok(board)
+}
+
+/// The board of `c` from the stored `data`, hiding what `shown` says. Times count from each
+/// contestant's start: the contest's (fixed), their personal one (window), their joining
+/// (open). Rows: every participant, and every listed one even before they take part.
+pub fn compute(c: &Contest, data: &BoardData, shown: Shown) -> Scoreboard {
+    let starts: HashMap<&str, Timestamp> = data
+        .participants
+        .iter()
+        .map(|p| (p.user.as_str(), p.started_at))
+        .collect();
+    let mut users: Vec<String> = data.participants.iter().map(|p| p.user.clone()).collect();
+    if let Participants::Listed(listed) = &c.participants {
+        users.extend(
+            listed
+                .iter()
+                .filter(|u| !starts.contains_key(u.as_str()))
+                .cloned(),
+        );
+    }
+    let submissions: Vec<contest::Submission> = data
+        .submissions
+        .iter()
+        .filter_map(|e| {
+            let start = match c.timing {
+                Timing::Fixed { start, .. } => start,
+                Timing::Window { .. } | Timing::Open => *starts.get(e.user.as_str())?,
+            };
+            Some(contest::Submission {
+                id: u64::try_from(e.id).ok()?,
+                user: e.user.clone(),
+                label: Label::parse(&e.label).ok()?,
+                at: start.duration_until(e.at).max(SignedDuration::ZERO),
+                outcome: match (e.status, e.verdict) {
+                    (Status::Done, Some(verdict)) => Outcome::Judged {
+                        verdict,
+                        score: e.score.unwrap_or(0),
+                    },
+                    _ => Outcome::Pending,
+                },
+            })
+        })
+        .collect();
+    contest::board(c, &users, &submissions, shown)
+}
+
+/// The board of contest `id` as CSV (the jury's): `rank,user,solved,penalty,score` and one
+/// column per label.
+pub async fn csv(state: &AppState, caller: &Caller, id: &str) -> ApiResult<String> {
+    allow(access::contest_jury(caller), String::new)?;
+    let board = scoreboard(state, caller, id).await?;
+    let b = &board.view.board;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["rank".to_string(), "user".into(), "solved".into()];
+    header.extend(["penalty".into(), "score".into()]);
+    header.extend(b.problems.iter().map(|l| l.to_string()));
+    let mut rows = vec![header];
+    for r in &b.rows {
+        let mut line = vec![r.rank.to_string(), r.user.clone(), r.solved.to_string()];
+        line.extend([r.penalty.to_string(), r.score.to_string()]);
+        line.extend(r.cells.iter().map(cell_text));
+        rows.push(line);
+    }
+    for row in rows {
+        w.write_record(&row)
+            .map_err(|e| ApiError::Internal(format!("csv: {e}")))?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| ApiError::Internal(format!("csv: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| ApiError::Internal(format!("csv: {e}")))
+}
+
+/// A cell as the docs write it: `+2@25` solved on the 2nd try at minute 25 (`*` first to
+/// solve), `-2` rejected twice, `?1` pending, a score, `judged`.
+pub fn cell_text(c: &Cell) -> String {
+    let pending = if c.pending > 0 {
+        format!("?{}", c.pending)
+    } else {
+        String::new()
+    };
+    match c.state {
+        CellState::Empty => String::new(),
+        CellState::Solved => format!(
+            "+{}@{}{}",
+            c.attempts,
+            c.minutes.unwrap_or(0),
+            if c.first_solve { " *" } else { "" }
+        ),
+        CellState::Rejected => format!("-{}", c.attempts),
+        CellState::Pending if c.attempts > 0 => format!("-{}{pending}", c.attempts),
+        CellState::Pending => pending,
+        CellState::Scored => c.score.unwrap_or(0).to_string(),
+        CellState::Judged => "judged".into(),
+    }
+}
+
+/// `POST /api/contests/{id}/unfreeze` (the jury): the public board shows everything.
+pub async fn unfreeze(state: &AppState, caller: &Caller, id: &str) -> ApiResult<()> {
+    allow(access::contest_jury(caller), String::new)?;
+    find(state, id)?;
+    state.store.set_unfrozen(id, true).await?;
+    tracing::info!(contest = id, "scoreboard unfrozen");
+    Ok(())
+}
+
+/// `POST /api/contests/{id}/rejudge` (the jury): every judged submission to one problem
+/// (its label or its id) of the contest is judged again.
+pub async fn rejudge(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    problem: &str,
+) -> ApiResult<RejudgeCount> {
+    allow(access::contest_jury(caller), String::new)?;
+    let c = find(state, id)?;
+    let p = c
+        .problem(problem)
+        .ok_or_else(|| ApiError::UnknownProblem(problem.to_string()))?;
+    let count = state.store.rejudge_label(id, p.label.as_str()).await?;
+    if count.requeued > 0 {
+        state.wake.notify_waiters();
+        state.wake.notify_one();
+    }
+    tracing::info!(contest = id, label = %p.label, requeued = count.requeued, "contest rejudge");
+    Ok(count)
+}

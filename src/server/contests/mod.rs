@@ -1,0 +1,129 @@
+//! Contests as the daemon serves them: the services the JSON API (`api_contests.rs`,
+//! `api_scoreboard.rs`, `api_clarifications.rs`) and the web pages share. Each service takes
+//! the [`AppState`] and the [`Caller`], asks [`crate::accounts::access`] what the caller may
+//! do, reads or writes the [`crate::store::ContestStore`] and hands back plain values, so a
+//! page calls the same function as the API and no rule is written twice.
+//!
+//! - [`view`]: a contest as the caller sees it (their clock: phase, started, remaining),
+//!   the list, starting a timer, a contest problem's statement.
+//! - [`submit`]: a submission to a contest, with its refusals (403 reasons, 429 rate).
+//! - [`board`]: the scoreboard for the caller's audience (cached by the data's version),
+//!   CSV, unfreeze, the contest-wide rejudge.
+//! - [`clarify`]: questions, answers and announcements.
+//! - [`hiding`]: problems hidden before their contests open, `oi` results hidden until the
+//!   end, applied to the plain problem and submission endpoints too.
+//! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
+
+pub mod board;
+pub mod clarify;
+pub mod file_clock;
+pub mod hiding;
+pub mod submit;
+pub mod view;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use crate::accounts::access::ContestFacts;
+use crate::accounts::Caller;
+use crate::contest::{Clock, Contest, Timing};
+use crate::judge::JudgeMode;
+use crate::store::ContestStore;
+
+use super::error::{ApiError, ApiResult};
+use super::state::AppState;
+
+/// The contests the daemon loaded, its contest clock and its cached boards.
+pub struct Contests {
+    by_id: BTreeMap<String, Contest>,
+    clock: Arc<dyn Clock>,
+    boards: board::BoardCache,
+}
+
+impl Contests {
+    /// The daemon's contests on `clock`.
+    pub fn new(contests: Vec<Contest>, clock: Arc<dyn Clock>) -> Contests {
+        Contests {
+            by_id: contests
+                .into_iter()
+                .map(|c| (c.id.as_str().to_string(), c))
+                .collect(),
+            clock,
+            boards: board::BoardCache::default(),
+        }
+    }
+
+    /// The contest `id`, if loaded.
+    pub fn get(&self, id: &str) -> Option<&Contest> {
+        self.by_id.get(id)
+    }
+
+    /// Every contest, by id.
+    pub fn all(&self) -> impl Iterator<Item = &Contest> {
+        self.by_id.values()
+    }
+
+    /// Now, on the contest clock.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// How much each contest's submissions are judged (its format's mode), for the workers.
+    pub fn judge_modes(&self) -> BTreeMap<String, JudgeMode> {
+        self.by_id
+            .iter()
+            .map(|(id, c)| (id.clone(), c.format.judge_mode()))
+            .collect()
+    }
+}
+
+/// The contest `id`, or 404 (`id` need not be a valid contest id: it is only looked up).
+pub fn find<'a>(state: &'a AppState, id: &str) -> ApiResult<&'a Contest> {
+    state
+        .contests
+        .get(id)
+        .ok_or_else(|| ApiError::NotFound(format!("no contest {id:?}")))
+}
+
+/// Where `caller` stands in `contest` at `now`: the facts the access rules read, and the
+/// caller's own start (a participant's; `None` otherwise).
+pub async fn facts(
+    state: &AppState,
+    caller: &Caller,
+    contest: &Contest,
+    now: Timestamp,
+) -> ApiResult<(ContestFacts, Option<Timestamp>)> {
+    let (admitted, start) = match caller {
+        Caller::User(u) => (
+            contest.participants.admits(u.name.as_str()),
+            state.store.participation(contest.id.as_str(), u.id).await?,
+        ),
+        Caller::Open | Caller::Anonymous => (false, None),
+    };
+    Ok((
+        ContestFacts {
+            admitted,
+            phase: contest.timing.phase(now, start),
+            ended: ended(contest, now),
+        },
+        start,
+    ))
+}
+
+/// Whether `contest` is over for everyone at `now` (never, for open timing).
+pub fn ended(contest: &Contest, now: Timestamp) -> bool {
+    contest.timing.end().is_some_and(|end| now >= end)
+}
+
+/// Whether `contest` shows its problems to everyone at `now`: open timing always, fixed
+/// timing from the start, window timing after the window (during it, only to contestants who
+/// started their timer, through the contest's own routes).
+pub fn problems_public(contest: &Contest, now: Timestamp) -> bool {
+    match contest.timing {
+        Timing::Open => true,
+        Timing::Fixed { start, .. } => now >= start,
+        Timing::Window { window_end, .. } => now >= window_end,
+    }
+}

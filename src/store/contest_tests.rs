@@ -1,0 +1,272 @@
+//! Contest store tests against real SQLite files in a temporary folder.
+
+use jiff::{SignedDuration, Timestamp};
+
+use super::*;
+use crate::accounts::{Role, UserName};
+use crate::contest::Rate;
+use crate::judge::{CompileInfo, JudgeReport};
+use crate::store::{AccountStore, NewSubmission, NewUser, Queue};
+
+fn t0() -> Timestamp {
+    "2026-03-01T09:00:00Z".parse().unwrap()
+}
+
+fn at(secs: i64) -> Timestamp {
+    t0() + SignedDuration::from_secs(secs)
+}
+
+async fn store_with_users(dir: &tempfile::TempDir) -> (SqliteStore, i64, i64, i64) {
+    let s = SqliteStore::open(&dir.path().join("db.sqlite"))
+        .await
+        .unwrap();
+    let user = |name: &str, role| NewUser {
+        name: UserName::parse(name).unwrap(),
+        display_name: String::new(),
+        role,
+        password_hash: "$argon2id$stub".into(),
+    };
+    let ids = s
+        .add_users(&[
+            user("alice", Role::Contestant),
+            user("bob", Role::Contestant),
+            user("boss", Role::Admin),
+        ])
+        .await
+        .unwrap();
+    (s, ids[0], ids[1], ids[2])
+}
+
+fn new(owner: i64, label: &str, secs: i64, rate: Option<Rate>) -> NewContestSubmission {
+    NewContestSubmission {
+        submission: NewSubmission {
+            problem: "sudoku".into(),
+            language: "c".into(),
+            source: "int main(){}".into(),
+            owner: Some(owner),
+        },
+        contest: "spring".into(),
+        label: label.into(),
+        at: at(secs),
+        rate,
+        max_queued: 100,
+        register: true,
+    }
+}
+
+fn stored(e: ContestEnqueue) -> i64 {
+    match e {
+        ContestEnqueue::Stored(id) => id,
+        other => panic!("not stored: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_start_is_kept_and_starting_again_does_not_restart_the_timer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, alice, _, _) = store_with_users(&dir).await;
+    assert_eq!(s.participation("spring", alice).await.unwrap(), None);
+    assert_eq!(
+        s.contest_state("spring").await.unwrap(),
+        ContestState::default()
+    );
+    assert_eq!(
+        s.start_participation("spring", alice, at(10))
+            .await
+            .unwrap(),
+        (at(10), true)
+    );
+    assert_eq!(
+        s.start_participation("spring", alice, at(500))
+            .await
+            .unwrap(),
+        (at(10), false)
+    );
+    assert_eq!(
+        s.participation("spring", alice).await.unwrap(),
+        Some(at(10))
+    );
+    assert_eq!(s.participation("other", alice).await.unwrap(), None);
+    assert_eq!(s.contest_state("spring").await.unwrap().version, 1);
+}
+
+#[tokio::test]
+async fn the_rate_counts_stored_submissions_and_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, alice, bob, _) = store_with_users(&dir).await;
+    let rate = Some(Rate {
+        submissions: 2,
+        per: SignedDuration::from_mins(1),
+    });
+    stored(s.enqueue_contest(new(alice, "A", 0, rate)).await.unwrap());
+    stored(s.enqueue_contest(new(alice, "B", 10, rate)).await.unwrap());
+    // Bob has his own budget.
+    stored(s.enqueue_contest(new(bob, "A", 15, rate)).await.unwrap());
+    drop(s);
+    let s = SqliteStore::open(&dir.path().join("db.sqlite"))
+        .await
+        .unwrap();
+    assert_eq!(
+        s.enqueue_contest(new(alice, "A", 20, rate)).await.unwrap(),
+        ContestEnqueue::RateLimited(SignedDuration::from_secs(40))
+    );
+    stored(s.enqueue_contest(new(alice, "A", 60, rate)).await.unwrap());
+    // The refused one was not stored: three of alice's, one of bob's.
+    let board = s.board_data("spring").await.unwrap();
+    assert_eq!(board.submissions.len(), 4);
+    // The first submission registered each of them, from its instant.
+    let mut participants = board.participants.clone();
+    participants.sort_by(|a, b| a.user.cmp(&b.user));
+    assert_eq!(
+        participants,
+        vec![
+            Participant {
+                user: "alice".into(),
+                started_at: at(0)
+            },
+            Participant {
+                user: "bob".into(),
+                started_at: at(15)
+            },
+        ]
+    );
+    let mut full = new(bob, "A", 100, None);
+    full.max_queued = 4;
+    assert_eq!(
+        s.enqueue_contest(full).await.unwrap(),
+        ContestEnqueue::QueueFull
+    );
+}
+
+#[tokio::test]
+async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, alice, _, boss) = store_with_users(&dir).await;
+    let mut jury = new(boss, "A", 0, None);
+    jury.register = false;
+    stored(s.enqueue_contest(jury).await.unwrap());
+    let id = stored(s.enqueue_contest(new(alice, "A", 5, None)).await.unwrap());
+    let board = s.board_data("spring").await.unwrap();
+    assert_eq!(
+        board.submissions.len(),
+        1,
+        "the admin's is not on the board"
+    );
+    assert_eq!(board.participants.len(), 1);
+    assert_eq!(board.submissions[0].user, "alice");
+    assert_eq!(board.submissions[0].at, at(5));
+    let mut version = s.contest_state("spring").await.unwrap().version;
+    let mut bumped = |v: u64| {
+        assert!(v > version, "{v} after {version}");
+        version = v;
+    };
+    // Claim both (the admin's first), complete alice's.
+    let first = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!(first.contest.as_deref(), Some("spring"));
+    bumped(s.contest_state("spring").await.unwrap().version);
+    let claimed = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!(claimed.id, id);
+    let report = JudgeReport::from_tests(
+        "sudoku",
+        "c",
+        CompileInfo {
+            ok: true,
+            log: String::new(),
+        },
+        Vec::new(),
+        false,
+    );
+    assert!(s.complete(id, claimed.attempt, &report).await.unwrap());
+    bumped(s.contest_state("spring").await.unwrap().version);
+    let entry = &s.board_data("spring").await.unwrap().submissions[0];
+    assert_eq!(entry.status, Status::Done);
+    assert_eq!(entry.verdict, Some(report.verdict));
+    s.set_unfrozen("spring", true).await.unwrap();
+    let state = s.contest_state("spring").await.unwrap();
+    assert!(state.unfrozen);
+    bumped(state.version);
+    // A contest-wide rejudge of A: alice's (done) is queued again, the admin's (compiling)
+    // is left alone and counted.
+    assert_eq!(
+        s.rejudge_label("spring", "A").await.unwrap(),
+        RejudgeCount {
+            requeued: 1,
+            pending: 1
+        }
+    );
+    bumped(s.contest_state("spring").await.unwrap().version);
+    assert_eq!(s.get(id).await.unwrap().unwrap().status, Status::Queued);
+    assert_eq!(
+        s.rejudge_label("spring", "B").await.unwrap(),
+        RejudgeCount::default()
+    );
+}
+
+#[tokio::test]
+async fn clarifications_are_private_until_answered_to_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, alice, bob, boss) = store_with_users(&dir).await;
+    let ask = |author: i64, text: &str| NewClarification {
+        contest: "spring".into(),
+        author: Some(author),
+        label: Some("A".into()),
+        question: Some(text.into()),
+        answer: None,
+        public: false,
+        at: at(60),
+    };
+    let q1 = s
+        .add_clarification(ask(alice, "Is 0 a digit?"))
+        .await
+        .unwrap();
+    let q2 = s
+        .add_clarification(ask(bob, "May I use C++20?"))
+        .await
+        .unwrap();
+    let news = s
+        .add_clarification(NewClarification {
+            contest: "spring".into(),
+            author: Some(boss),
+            label: None,
+            question: None,
+            answer: Some("Problem B's limit is 2 s.".into()),
+            public: true,
+            at: at(120),
+        })
+        .await
+        .unwrap();
+    let ids = |v: Vec<Clarification>| v.iter().map(|c| c.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(s.clarifications("spring", Some(alice)).await.unwrap()),
+        [q1, news]
+    );
+    assert_eq!(
+        ids(s.clarifications("spring", Some(bob)).await.unwrap()),
+        [q2, news]
+    );
+    assert_eq!(
+        ids(s.clarifications("spring", None).await.unwrap()),
+        [q1, q2, news]
+    );
+    assert!(s
+        .answer_clarification("spring", q1, "No: 1 to 9.", true, Some(boss), at(200))
+        .await
+        .unwrap());
+    assert!(!s
+        .answer_clarification("other", q2, "x", true, Some(boss), at(200))
+        .await
+        .unwrap());
+    let bobs = s.clarifications("spring", Some(bob)).await.unwrap();
+    assert_eq!(ids(bobs.clone()), [q1, q2, news]);
+    assert_eq!(bobs[0].answer.as_deref(), Some("No: 1 to 9."));
+    assert_eq!(bobs[0].author.as_deref(), Some("alice"));
+    assert_eq!(
+        bobs[0].answered_at.as_deref(),
+        Some("2026-03-01T09:03:20.000Z")
+    );
+    assert_eq!(
+        bobs[2].answered_at.as_deref(),
+        Some("2026-03-01T09:02:00.000Z")
+    );
+    assert!(!bobs[1].public);
+}

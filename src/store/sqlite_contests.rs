@@ -1,0 +1,379 @@
+//! [`ContestStore`] on SQLite (tables of migrations/0004_contests.sql). The board's version
+//! is bumped by triggers on `submissions`, so every writer (submit, claim, complete, rejudge,
+//! a crash's requeue) invalidates cached boards without knowing about them.
+
+use jiff::Timestamp;
+
+use crate::judge::Verdict;
+
+use super::contests::{
+    db_time, parse_db_time, BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState,
+    ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,
+};
+use super::model::Status;
+use super::sqlite::SqliteStore;
+use super::StoreError;
+
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+#[derive(Debug, sqlx::FromRow)]
+struct EntryRow {
+    id: i64,
+    user: String,
+    label: String,
+    submitted_at: String,
+    status: String,
+    verdict: Option<String>,
+    score: Option<i64>,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ClarificationRow {
+    id: i64,
+    author: Option<String>,
+    author_id: Option<i64>,
+    label: Option<String>,
+    question: Option<String>,
+    answer: Option<String>,
+    public: bool,
+    created_at: String,
+    answered_at: Option<String>,
+}
+
+fn to_entry(row: EntryRow) -> Result<BoardEntry, StoreError> {
+    let corrupt = |what: String| StoreError::Corrupt { id: row.id, what };
+    let status = Status::parse(&row.status).ok_or_else(|| corrupt(row.status.clone()))?;
+    let verdict = row
+        .verdict
+        .as_deref()
+        .map(Verdict::parse)
+        .transpose()
+        .map_err(|e| corrupt(e.to_string()))?;
+    Ok(BoardEntry {
+        id: row.id,
+        at: parse_db_time(&row.submitted_at)?,
+        user: row.user,
+        label: row.label,
+        status,
+        verdict,
+        score: row.score.and_then(|s| u32::try_from(s).ok()),
+    })
+}
+
+impl ContestStore for SqliteStore {
+    async fn participation(
+        &self,
+        contest: &str,
+        user_id: i64,
+    ) -> Result<Option<Timestamp>, StoreError> {
+        let started: Option<String> = sqlx::query_scalar(
+            "SELECT started_at FROM contest_participations WHERE contest = ? AND user_id = ?",
+        )
+        .bind(contest)
+        .bind(user_id)
+        .fetch_optional(&self.reader)
+        .await?;
+        started.as_deref().map(parse_db_time).transpose()
+    }
+
+    async fn start_participation(
+        &self,
+        contest: &str,
+        user_id: i64,
+        at: Timestamp,
+    ) -> Result<(Timestamp, bool), StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let inserted = sqlx::query(
+            "INSERT INTO contest_participations (contest, user_id, started_at) VALUES (?, ?, ?)
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(contest)
+        .bind(user_id)
+        .bind(db_time(at))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let started: String = sqlx::query_scalar(
+            "SELECT started_at FROM contest_participations WHERE contest = ? AND user_id = ?",
+        )
+        .bind(contest)
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        if inserted > 0 {
+            bump(&mut tx, contest).await?;
+        }
+        tx.commit().await?;
+        Ok((parse_db_time(&started)?, inserted > 0))
+    }
+
+    async fn enqueue_contest(
+        &self,
+        new: NewContestSubmission,
+    ) -> Result<ContestEnqueue, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let depth: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
+                .fetch_one(&mut *tx)
+                .await?;
+        if u64::try_from(depth).unwrap_or(0) >= new.max_queued {
+            tx.rollback().await?;
+            return Ok(ContestEnqueue::QueueFull);
+        }
+        if let (Some(rate), Some(owner)) = (new.rate, new.submission.owner) {
+            let since = new.at.saturating_sub(rate.per).unwrap_or(Timestamp::MIN);
+            let recent: Vec<String> = sqlx::query_scalar(
+                "SELECT submitted_at FROM submissions
+                 WHERE contest = ? AND user_id = ? AND submitted_at > ?",
+            )
+            .bind(&new.contest)
+            .bind(owner)
+            .bind(db_time(since))
+            .fetch_all(&mut *tx)
+            .await?;
+            let recent = recent
+                .iter()
+                .map(|t| parse_db_time(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(wait) = rate.retry_after(&recent, new.at) {
+                tx.rollback().await?;
+                return Ok(ContestEnqueue::RateLimited(wait));
+            }
+        }
+        if let (true, Some(owner)) = (new.register, new.submission.owner) {
+            sqlx::query(
+                "INSERT INTO contest_participations (contest, user_id, started_at)
+                 VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            )
+            .bind(&new.contest)
+            .bind(owner)
+            .bind(db_time(new.at))
+            .execute(&mut *tx)
+            .await?;
+        }
+        let s = &new.submission;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO submissions (problem, language, source, user_id, contest, label,
+                                      submitted_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(&s.problem)
+        .bind(&s.language)
+        .bind(&s.source)
+        .bind(s.owner)
+        .bind(&new.contest)
+        .bind(&new.label)
+        .bind(db_time(new.at))
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(ContestEnqueue::Stored(id))
+    }
+
+    async fn contest_state(&self, contest: &str) -> Result<ContestState, StoreError> {
+        let row: Option<(i64, bool)> =
+            sqlx::query_as("SELECT version, unfrozen FROM contest_state WHERE contest = ?")
+                .bind(contest)
+                .fetch_optional(&self.reader)
+                .await?;
+        Ok(row.map_or(ContestState::default(), |(version, unfrozen)| {
+            ContestState {
+                version: u64::try_from(version).unwrap_or(0),
+                unfrozen,
+            }
+        }))
+    }
+
+    async fn board_data(&self, contest: &str) -> Result<BoardData, StoreError> {
+        // One read transaction: the version, the participants and the submissions agree.
+        let mut tx = self.reader.begin().await?;
+        let state: Option<(i64, bool)> =
+            sqlx::query_as("SELECT version, unfrozen FROM contest_state WHERE contest = ?")
+                .bind(contest)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let participants: Vec<(String, String)> = sqlx::query_as(
+            "SELECT u.name, p.started_at FROM contest_participations p
+             JOIN users u ON u.id = p.user_id
+             WHERE p.contest = ? AND u.role <> 'admin'",
+        )
+        .bind(contest)
+        .fetch_all(&mut *tx)
+        .await?;
+        let rows: Vec<EntryRow> = sqlx::query_as(
+            "SELECT s.id, u.name AS user, s.label, s.submitted_at, s.status, s.verdict, s.score
+             FROM submissions s JOIN users u ON u.id = s.user_id
+             WHERE s.contest = ? AND u.role <> 'admin'",
+        )
+        .bind(contest)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(BoardData {
+            state: state.map_or(ContestState::default(), |(v, unfrozen)| ContestState {
+                version: u64::try_from(v).unwrap_or(0),
+                unfrozen,
+            }),
+            participants: participants
+                .into_iter()
+                .map(|(user, started)| {
+                    Ok(Participant {
+                        user,
+                        started_at: parse_db_time(&started)?,
+                    })
+                })
+                .collect::<Result<_, StoreError>>()?,
+            submissions: rows.into_iter().map(to_entry).collect::<Result<_, _>>()?,
+        })
+    }
+
+    async fn set_unfrozen(&self, contest: &str, unfrozen: bool) -> Result<(), StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query(
+            "INSERT INTO contest_state (contest, version, unfrozen) VALUES (?1, 1, ?2)
+             ON CONFLICT (contest) DO UPDATE SET version = version + 1, unfrozen = ?2",
+        )
+        .bind(contest)
+        .bind(unfrozen)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn rejudge_label(&self, contest: &str, label: &str) -> Result<RejudgeCount, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let pending: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM submissions WHERE contest = ? AND label = ? AND status <> 'done'",
+        )
+        .bind(contest)
+        .bind(label)
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "DELETE FROM test_results WHERE submission_id IN
+               (SELECT id FROM submissions WHERE contest = ? AND label = ? AND status = 'done')",
+        )
+        .bind(contest)
+        .bind(label)
+        .execute(&mut *tx)
+        .await?;
+        let requeued = sqlx::query(&format!(
+            "UPDATE submissions
+             SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
+                 memory_kib = NULL, compile_ok = NULL, compile_log = NULL, message = NULL,
+                 degraded = 0, finished_at = NULL, queued_at = {NOW}
+             WHERE contest = ? AND label = ? AND status = 'done'"
+        ))
+        .bind(contest)
+        .bind(label)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(RejudgeCount {
+            requeued,
+            pending: u64::try_from(pending).unwrap_or(0),
+        })
+    }
+
+    async fn add_clarification(&self, new: NewClarification) -> Result<i64, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let at = db_time(new.at);
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO clarifications
+               (contest, author_id, label, question, answer, public, created_at, answered_at,
+                answered_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,
+                     CASE WHEN ?5 IS NULL THEN NULL ELSE ?7 END,
+                     CASE WHEN ?5 IS NULL THEN NULL ELSE ?2 END)
+             RETURNING id",
+        )
+        .bind(&new.contest)
+        .bind(new.author)
+        .bind(&new.label)
+        .bind(&new.question)
+        .bind(&new.answer)
+        .bind(new.public)
+        .bind(at)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    async fn answer_clarification(
+        &self,
+        contest: &str,
+        id: i64,
+        answer: &str,
+        public: bool,
+        by: Option<i64>,
+        at: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let updated = sqlx::query(
+            "UPDATE clarifications SET answer = ?, public = ?, answered_by = ?, answered_at = ?
+             WHERE contest = ? AND id = ?",
+        )
+        .bind(answer)
+        .bind(public)
+        .bind(by)
+        .bind(db_time(at))
+        .bind(contest)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(updated > 0)
+    }
+
+    async fn clarifications(
+        &self,
+        contest: &str,
+        viewer: Option<i64>,
+    ) -> Result<Vec<Clarification>, StoreError> {
+        let rows: Vec<ClarificationRow> = sqlx::query_as(
+            "SELECT c.id, u.name AS author, c.author_id, c.label, c.question, c.answer, c.public,
+                    c.created_at, c.answered_at
+             FROM clarifications c LEFT JOIN users u ON u.id = c.author_id
+             WHERE c.contest = ?1 AND (?2 IS NULL OR c.public OR c.author_id = ?2)
+             ORDER BY c.id",
+        )
+        .bind(contest)
+        .bind(viewer)
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| Clarification {
+                id: r.id,
+                author: r.author,
+                author_id: r.author_id,
+                problem: r.label,
+                question: r.question,
+                answer: r.answer,
+                public: r.public,
+                created_at: r.created_at,
+                answered_at: r.answered_at,
+            })
+            .collect())
+    }
+}
+
+/// Bumps the version of `contest` (a change the board shows that no trigger sees).
+async fn bump(tx: &mut sqlx::SqliteConnection, contest: &str) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO contest_state (contest, version) VALUES (?, 1)
+         ON CONFLICT (contest) DO UPDATE SET version = version + 1",
+    )
+    .bind(contest)
+    .execute(tx)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+#[path = "contest_tests.rs"]
+mod tests;
