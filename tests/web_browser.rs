@@ -14,14 +14,15 @@ mod accounts;
 mod browser;
 #[path = "fixtures/daemon.rs"]
 mod daemon;
+#[path = "fixtures/web.rs"]
+mod web;
 
 use std::time::Duration;
 
-use accounts::{add_user, get_as, login, start_judge, Judge};
+use accounts::{get_as, login, Judge};
 use browser::Browser;
 use daemon::{client, root};
-
-const PW: &str = "correct horse battery";
+use web::{fixed_contest, start_with_contests, PW};
 const JUDGED: Duration = Duration::from_secs(120);
 const XSS: &str = "</textarea><script>alert(1)</script>";
 
@@ -56,24 +57,35 @@ async fn a_contestant_and_an_admin_in_chromium() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let Judge {
-        d,
-        db,
-        config,
-        dir: _dir,
-    } = start_judge(2, "");
-    add_user(&config, &db, "boss", true, PW);
-    add_user(&config, &db, "alice", false, PW);
+    // An ICPC contest that started 10 minutes ago: A is solved, B gets a wrong answer.
+    let cup = fixed_contest(
+        "Autumn cup",
+        "icpc",
+        10,
+        300,
+        "",
+        &["binary-sudoku", "target-sudoku"],
+    );
+    let Judge { d, dir: _dir, .. } = start_with_contests(2, 2, &[("cup", cup)]);
     let c = client();
     let admin_token = login(&c, &d.base, "boss", PW).await;
     let base = d.base.clone();
 
-    // Sign in and open a problem.
+    // Sign in, see the contests, open the contest and a problem.
     b.open(&format!("{base}/login")).await;
     b.screenshot("login").await;
-    let problem = "/problems/binary-sudoku";
-    sign_in(&b, &base, "alice", problem).await;
-    assert!(b.text("h1").await.contains("Binary Sudoku"));
+    sign_in(&b, &base, "alice", "/contests").await;
+    assert!(b.text("table.contests").await.contains("Autumn cup"));
+    b.screenshot("contests").await;
+    b.click_and_load("table.contests a").await;
+    assert_eq!(b.path().await, "/contests/cup");
+    let clock = b.text("#clock").await;
+    assert!(clock.contains("time left"), "{clock}");
+    b.screenshot("contest").await;
+    b.click_and_load("table.problems a").await;
+    let problem = "/contests/cup/problems/A";
+    assert_eq!(b.path().await, problem);
+    assert!(b.text("h1").await.contains("A. Binary Sudoku"));
     assert!(b.text(".limits").await.contains("1 s"), "limits shown");
     assert!(
         !b.text(".statement pre").await.is_empty(),
@@ -125,8 +137,9 @@ async fn a_contestant_and_an_admin_in_chromium() {
     assert!(b.text("table.tests").await.contains("sample/1"));
     b.screenshot("submission-ac").await;
 
-    // A wrong one, pasted: WA with the failing test named.
-    b.open(&format!("{base}{problem}")).await;
+    // A wrong one on B, pasted: WA with the failing test named.
+    let problem_b = "/contests/cup/problems/B";
+    b.open(&format!("{base}{problem_b}")).await;
     b.client
         .find(fantoccini::Locator::Css("select[name=language]"))
         .await
@@ -147,11 +160,27 @@ async fn a_contestant_and_an_admin_in_chromium() {
     );
     b.screenshot("submission-wa").await;
 
-    // The list shows both.
+    // The list shows both, and so does the scoreboard: A solved first (highlighted), B
+    // rejected once; alice's own row highlighted.
     b.open(&format!("{base}/submissions")).await;
     let list = b.text("table.subs").await;
     assert!(list.contains("AC") && list.contains("WA"), "{list}");
     b.screenshot("submissions").await;
+    b.open(&format!("{base}/contests/cup/scoreboard")).await;
+    let row = b.text("table.board tr.me").await;
+    assert!(
+        row.contains("alice") && row.contains("+1@") && row.contains("-1"),
+        "{row}"
+    );
+    assert_eq!(
+        b.text("table.board tr.me td.first")
+            .await
+            .trim_end_matches(" *")
+            .get(..2),
+        Some("+1")
+    );
+    assert!(b.text("table.board tr.me td.failed").await.contains("-1"));
+    b.screenshot("scoreboard").await;
 
     // A source with a closing textarea and a script: refused for want of a language, the form
     // comes back with the source in its textarea, as text; then stored and shown as text.

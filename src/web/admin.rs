@@ -1,5 +1,5 @@
-//! `/admin`: the queue, users (add, import a roster, disable, enable), and links to the
-//! submissions with filters. Everything here asks [`access::administer`]; users are made with
+//! `/admin`: the queue, contests (results CSV, questions waiting for an answer), users (add,
+//! import a roster, disable, enable), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
 //! the same code as `sudojudge user add|import` ([`roster`] and the store).
 
 use askama::Template;
@@ -10,6 +10,7 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::accounts::{access, roster, Caller, Role, UserName};
+use crate::server::contests::clarify;
 use crate::server::session::CsrfKey;
 use crate::server::AppState;
 use crate::store::{AccountStore, NewUser, Queue, StoreError, User};
@@ -23,12 +24,20 @@ const MAX_ROSTER_BYTES: usize = 256 * 1024;
 #[template(path = "admin.html")]
 struct AdminPage {
     nav: Nav,
+    contests: Vec<ContestLine>,
     me: Option<String>,
     users: Vec<User>,
     queued: u64,
     notice: Option<String>,
     error: Option<String>,
     created: Vec<(String, String, String)>,
+}
+
+/// A contest on the admin page: its links and the questions waiting for an answer.
+struct ContestLine {
+    id: String,
+    title: String,
+    unanswered: usize,
 }
 
 /// What the page says after an action.
@@ -51,10 +60,23 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
         .depth()
         .await
         .map_err(|e| WebError::api(&nav, e.into()))?;
+    let mut contests = Vec::new();
+    for c in state.contests.all() {
+        let id = c.id.as_str();
+        let questions = clarify::list(state, caller, id)
+            .await
+            .map_err(|e| WebError::api(&nav, e))?;
+        contests.push(ContestLine {
+            id: id.to_string(),
+            title: c.title.clone(),
+            unanswered: questions.iter().filter(|q| q.answer.is_none()).count(),
+        });
+    }
     Ok(render_with(
         outcome.status.unwrap_or(StatusCode::OK),
         &AdminPage {
             nav,
+            contests,
             me: match caller {
                 Caller::User(u) => Some(u.name.to_string()),
                 _ => None,

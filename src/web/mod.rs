@@ -11,13 +11,17 @@
 //! - [`upload`]: the submit form (paste or upload, language guessed), bounded.
 //! - [`login`]: sign in and out.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
+//! - [`contests`], [`scoreboard`]: the contest pages over the contest services
+//!   (`server::contests`), the same functions the JSON API calls.
 
 pub mod admin;
 pub mod assets;
+pub mod contests;
 pub mod login;
 pub mod markdown;
 pub mod page;
 pub mod problems;
+pub mod scoreboard;
 pub mod submissions;
 pub mod upload;
 
@@ -34,6 +38,21 @@ pub fn routes() -> Router<AppState> {
         .route("/static/app.js", get(assets::script))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
+        .route("/contests", get(contests::list))
+        .route("/contests/{id}", get(contests::show))
+        .route("/contests/{id}/start", post(contests::start))
+        .route("/contests/{id}/unfreeze", post(contests::unfreeze))
+        .route("/contests/{id}/clarifications", post(contests::ask))
+        .route(
+            "/contests/{id}/clarifications/{clarification}/answer",
+            post(contests::answer),
+        )
+        .route("/contests/{id}/problems/{label}", get(contests::problem))
+        .route(
+            "/contests/{id}/problems/{label}/submit",
+            post(contests::submit),
+        )
+        .route("/contests/{id}/scoreboard", get(scoreboard::show))
         .route("/problems", get(problems::list))
         .route("/problems/{id}", get(problems::show))
         .route("/problems/{id}/submit", post(problems::submit))

@@ -10,6 +10,8 @@ use axum::response::Response;
 use crate::accounts::{access, Caller};
 use crate::problem::Problem;
 use crate::server::api_submissions::enqueue;
+use crate::server::contests::hiding::problem_visible;
+use crate::server::contests::submit::{self, ContestSubmitRequest};
 use crate::server::session::CsrfKey;
 use crate::server::AppState;
 
@@ -131,8 +133,28 @@ fn languages(state: &AppState, selected: Option<&str>) -> Vec<LanguageOption> {
 pub async fn list(State(state): State<AppState>, caller: Caller, csrf: CsrfKey) -> Response {
     render(&ListPage {
         nav: Nav::new(&caller, &csrf),
-        problems: state.problems.values().map(ProblemView::of).collect(),
+        problems: state
+            .problems
+            .values()
+            .filter(|p| problem_visible(&state, &caller, &p.id))
+            .map(ProblemView::of)
+            .collect(),
     })
+}
+
+/// The problem `id` if the caller may see it outside contests (a problem only in contests
+/// that have not opened is a 404, as in the API).
+fn visible<'a>(
+    state: &'a AppState,
+    caller: &Caller,
+    nav: &Nav,
+    id: &str,
+) -> WebResult<&'a Problem> {
+    state
+        .problems
+        .get(id)
+        .filter(|p| problem_visible(state, caller, &p.id))
+        .ok_or_else(|| WebError::not_found(nav, format!("no problem {id:?}")))
 }
 
 /// One problem's page.
@@ -143,10 +165,7 @@ pub async fn show(
     Path(id): Path<String>,
 ) -> WebResult {
     let nav = Nav::new(&caller, &csrf);
-    let p = state
-        .problems
-        .get(&id)
-        .ok_or_else(|| WebError::not_found(&nav, format!("no problem {id:?}")))?;
+    let p = visible(&state, &caller, &nav, &id)?;
     let action = format!("/problems/{}/submit", p.id);
     Ok(render(&ProblemPage::new(
         &state, nav, p, None, action, None,
@@ -162,14 +181,25 @@ pub async fn submit(
     form: Multipart,
 ) -> WebResult {
     let nav = Nav::new(&caller, &csrf);
-    let p = state
-        .problems
-        .get(&id)
-        .ok_or_else(|| WebError::not_found(&nav, format!("no problem {id:?}")))?;
+    let p = visible(&state, &caller, &nav, &id)?;
     let here = format!("/problems/{}", p.id);
     allow(access::submit(&caller), &nav, &here, String::new)?;
     let page = ProblemPage::new(&state, nav, p, None, format!("{here}/submit"), None);
-    submit_source(&state, &caller, page, form).await
+    submit_source(&state, &caller, page, Target::Plain, form).await
+}
+
+/// Where a submit form's submission goes.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// The plain problem (`/problems/{id}`): the API's `POST /api/submissions`.
+    Plain,
+    /// A contest's problem: the contest service's submit (its rules, rate and clock).
+    Contest {
+        /// Contest id.
+        id: String,
+        /// The problem's label.
+        label: String,
+    },
 }
 
 /// Reads a submit form and stores the submission (of `page`'s problem), then goes to its
@@ -178,6 +208,7 @@ pub async fn submit_source(
     state: &AppState,
     caller: &Caller,
     mut page: ProblemPage,
+    target: Target,
     form: Multipart,
 ) -> WebResult {
     let read = upload::read(form, &state.language_table, state.max_source_bytes).await;
@@ -198,8 +229,21 @@ pub async fn submit_source(
             "choose a language (it is guessed only from an uploaded file's extension)".into(),
         );
     };
-    let problem = page.problem.id.clone();
-    match enqueue(state, caller, problem, language, sent.source).await {
+    let stored = match target {
+        Target::Plain => {
+            let problem = page.problem.id.clone();
+            enqueue(state, caller, problem, language, sent.source).await
+        }
+        Target::Contest { id, label } => {
+            let req = ContestSubmitRequest {
+                problem: label,
+                language,
+                source: sent.source,
+            };
+            submit::submit(state, caller, &id, req).await
+        }
+    };
+    match stored {
         Ok(id) => Ok(see_other(&format!("/submissions/{id}"))),
         Err(e) => {
             let (status, _) = e.status_and_code();

@@ -1,7 +1,7 @@
 //! `GET /submissions` (mine; everyone's with filters for admins), `GET /submissions/{id}`
 //! (verdict, score, tests, compile log, source; live while judging), the raw source, and
 //! `POST /submissions/{id}/rejudge`. Who sees what is [`access`]'s; what a view shows of
-//! secret tests is [`redact`]'s, exactly as in the API.
+//! secret tests and of an `oi` contest before its end is [`shown`]'s, exactly as in the API.
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -12,7 +12,8 @@ use serde::Deserialize;
 use crate::accounts::{access, Caller, SubmissionScope};
 use crate::judge::Verdict;
 use crate::server::api_submissions::requeue;
-use crate::server::feedback::{is_sample, redact};
+use crate::server::contests::hiding::shown;
+use crate::server::feedback::is_sample;
 use crate::server::session::CsrfKey;
 use crate::server::AppState;
 use crate::store::{AccountStore, ListFilter, Status, Submission};
@@ -40,6 +41,8 @@ pub struct Row {
     pub user: String,
     /// Problem id.
     pub problem: String,
+    /// The contest and the problem's label in it (`practice D`), or empty.
+    pub contest: String,
     /// Language id.
     pub language: String,
     /// Verdict, or the status while judging.
@@ -58,6 +61,7 @@ impl Row {
     /// The row of a (redacted) submission.
     pub fn of(s: &Submission) -> Row {
         let (result, class) = match (s.status, s.verdict) {
+            (Status::Done, _) if s.results_hidden => ("judged".to_string(), "judged".to_string()),
             (Status::Done, Some(v)) => (v.as_str().to_string(), v.as_str().to_ascii_lowercase()),
             (status, _) => (status.as_str().to_string(), "pending".to_string()),
         };
@@ -66,6 +70,11 @@ impl Row {
             when: fmt::when(&s.created_at),
             user: s.user.clone().unwrap_or_else(|| "-".into()),
             problem: s.problem.clone(),
+            contest: match (&s.contest, &s.label) {
+                (Some(c), Some(l)) => format!("{c} {l}"),
+                (Some(c), None) => c.clone(),
+                _ => String::new(),
+            },
             language: s.language.clone(),
             result,
             class,
@@ -139,7 +148,7 @@ pub async fn list(
     let view = access::feedback(&caller, state.feedback);
     let rows: Vec<Row> = found
         .into_iter()
-        .map(|s| Row::of(&redact(view, s)))
+        .map(|s| Row::of(&shown(&state, &caller, view, s)))
         .collect();
     let older = (rows.len() == PAGE_ROWS as usize)
         .then(|| rows.last().map(|r| r.id))
@@ -231,7 +240,12 @@ async fn readable(state: &AppState, caller: &Caller, nav: &Nav, id: &str) -> Web
     allow(access::read_submission(caller, s.owner), nav, &here, || {
         no_submission(id)
     })?;
-    Ok(redact(access::feedback(caller, state.feedback), s))
+    Ok(shown(
+        state,
+        caller,
+        access::feedback(caller, state.feedback),
+        s,
+    ))
 }
 
 /// The first `max` bytes of `text` (on a character boundary), and whether it was cut.
@@ -299,10 +313,13 @@ pub async fn show(
         .map(|c| clip(&c.log, SHOWN_LOG_BYTES).0);
     Ok(render(&DetailPage {
         can_rejudge: access::rejudge(&caller, s.owner) == crate::accounts::Decision::Allow,
-        problem_href: state
-            .problems
-            .contains_key(&s.problem)
-            .then(|| format!("/problems/{}", s.problem)),
+        problem_href: match (&s.contest, &s.label) {
+            (Some(c), Some(l)) => Some(format!("/contests/{c}/problems/{l}")),
+            _ => state
+                .problems
+                .contains_key(&s.problem)
+                .then(|| format!("/problems/{}", s.problem)),
+        },
         pending: s.status != Status::Done,
         message: s.message.clone(),
         s: Row::of(&s),
