@@ -8,6 +8,10 @@
 //!
 //! `SUDOJUDGE_BENCH_ROUNDS` (default 31) changes the number of rounds.
 
+#[path = "../tests/fixtures/rng.rs"]
+mod rng;
+
+use rng::Rng;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
@@ -26,18 +30,6 @@ fn rounds() -> usize {
         .and_then(|v| v.parse().ok())
         .filter(|n: &usize| *n > 0)
         .unwrap_or(31)
-}
-
-/// A small deterministic generator (xorshift64*), so every run scores the same data.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-    }
 }
 
 fn submissions() -> Vec<Submission> {

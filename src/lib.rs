@@ -18,8 +18,10 @@
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
 //! - [`languages`]: the language table: compile and run commands per language.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
-//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
-//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the daemon.
+//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue, accounts,
+//!   contests' runtime state (participations, the board's version, clarifications).
+//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the contest services it shares
+//!   with the web pages, the daemon.
 //! - [`web`]: the web pages (server-rendered templates) the daemon serves beside the API.
 //! - [`worker`]: takes queued submissions and judges them.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and

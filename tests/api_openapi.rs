@@ -92,7 +92,13 @@ fn python_tool(args: &[&str], cwd: &Path) -> std::process::Output {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_document_validates_and_schemathesis_finds_nothing() {
-    let Judge { d, db, config, dir } = start_judge(1, "");
+    // The repository's contests (practice, noip-2009), so the contest routes answer with
+    // contests, not only 404s.
+    let contests = daemon::root().join("contests");
+    let Judge { d, db, config, dir } = start_judge(
+        1,
+        &format!("[contests]\ndir = {:?}\n", contests.display().to_string()),
+    );
     let c = client();
 
     let doc: Value = get_json(&c, d.url("/api/openapi.json")).await;

@@ -98,8 +98,7 @@ pub async fn submit(
     Path(id): Path<String>,
     body: Result<Json<ContestSubmitRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    // The contest's rules are asked before the body is looked at: a refusal says why even
-    // for a malformed body.
+    // An unknown contest is a 404 whatever the body.
     super::contests::find(&state, &id)?;
     let Json(req) = body?;
     let sid = submit::submit(&state, &caller, &id, req).await?;

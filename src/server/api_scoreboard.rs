@@ -32,6 +32,7 @@ pub enum BoardFormat {
 #[into_params(parameter_in = Query)]
 pub struct BoardQuery {
     /// json (default) or csv (admins only).
+    #[param(inline)]
     pub format: Option<BoardFormat>,
 }
 

@@ -1,0 +1,273 @@
+//! The scoreboard under load (a figure, not a check of a time limit): a big icpc contest,
+//! 1,000 contestants x 4 problems x 20,000 judged submissions seeded in the database, read
+//! by 200 concurrent clients (a contestant's token: the frozen public board), 20 reads each;
+//! median and p99 latency next to `GET /api/health` read the same way in the same run, and
+//! the board computed afresh after a change. Run it with
+//!
+//!     cargo test --release --test api_scoreboard_load -- --ignored --nocapture
+//!
+//! It asserts only what must hold whatever the machine's load: every answer is 200 and every
+//! board has its 1,000 rows.
+
+#[path = "fixtures/accounts.rs"]
+mod accounts;
+#[path = "fixtures/daemon.rs"]
+mod daemon;
+#[path = "fixtures/rng.rs"]
+mod rng;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use accounts::{add_user, login};
+use daemon::{client, trimmed_problems, Daemon};
+use rng::Rng;
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::ConnectOptions;
+
+const USERS: u64 = 1_000;
+const SUBMISSIONS: u64 = 20_000;
+const CLIENTS: usize = 200;
+const READS: usize = 20;
+const LABELS: [&str; 4] = ["A", "B", "C", "D"];
+const BIG: &str = r#"
+title = "Big"
+format = "icpc"
+freeze_minutes = 60
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "sudoku"
+[[problems]]
+label = "B"
+problem = "sudoku-hard"
+[[problems]]
+label = "C"
+problem = "target-sudoku"
+[[problems]]
+label = "D"
+problem = "binary-sudoku"
+"#;
+
+/// Creates the schema (through the store), then users and submissions in one transaction.
+async fn seed(db: &std::path::Path) {
+    drop(sudojudge::store::SqliteStore::open(db).await.unwrap());
+    let mut conn = SqliteConnectOptions::new()
+        .filename(db)
+        .connect()
+        .await
+        .unwrap();
+    let mut tx = sqlx::Connection::begin(&mut conn).await.unwrap();
+    for u in 0..USERS {
+        sqlx::query("INSERT INTO users (name, role, password_hash) VALUES (?, 'contestant', 'x')")
+            .bind(format!("user{u:04}"))
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO contest_participations (contest, user_id, started_at)
+             VALUES ('big', last_insert_rowid(), '2026-03-01T09:00:00.000Z')",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    let mut rng = Rng(0x5eed_2026);
+    let verdicts = ["AC", "WA", "TLE", "RE", "CE"];
+    let t0: jiff::Timestamp = "2026-03-01T09:00:00Z".parse().unwrap();
+    for _ in 0..SUBMISSIONS {
+        let verdict = verdicts[rng.below(5) as usize];
+        let score = if verdict == "AC" {
+            100
+        } else {
+            rng.below(100) as i64
+        };
+        let user = rng.below(USERS) as i64 + 1;
+        let label = LABELS[rng.below(4) as usize];
+        let at = t0 + jiff::SignedDuration::from_secs(rng.below(5 * 3600) as i64);
+        sqlx::query(
+            "INSERT INTO submissions (problem, language, source, status, verdict, score, user_id,
+                                      contest, label, submitted_at)
+             VALUES ('sudoku', 'c', '', 'done', ?, ?, ?, 'big', ?, ?)",
+        )
+        .bind(verdict)
+        .bind(score)
+        .bind(user)
+        .bind(label)
+        .bind(at.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+}
+
+/// 200 clients reading `path` `READS` times each at once: every latency, sorted.
+async fn crowd(c: &reqwest::Client, url: &str, token: &str) -> Vec<Duration> {
+    let url: Arc<str> = url.into();
+    let token: Arc<str> = token.into();
+    let start = Arc::new(tokio::sync::Barrier::new(CLIENTS));
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (c, url, token, start) = (c.clone(), url.clone(), token.clone(), start.clone());
+            tokio::spawn(async move {
+                start.wait().await;
+                let mut times = Vec::with_capacity(READS);
+                for _ in 0..READS {
+                    let t = Instant::now();
+                    let r = c.get(&*url).bearer_auth(&*token).send().await.unwrap();
+                    assert_eq!(r.status(), 200);
+                    let body = r.bytes().await.unwrap();
+                    times.push(t.elapsed());
+                    assert!(!body.is_empty());
+                }
+                times
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap());
+    }
+    all.sort();
+    all
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1000.0
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a load figure: run with --ignored --nocapture (see the file's doc)"]
+async fn two_hundred_clients_read_a_big_scoreboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 0);
+    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
+    std::fs::write(dir.path().join("contests/big.toml"), BIG).unwrap();
+    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T13:30:00Z").unwrap();
+    let db = dir.path().join("judge.db");
+    let seeding = Instant::now();
+    seed(&db).await;
+    let seeded = seeding.elapsed();
+    let d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        1,
+        "[contests]\nclock_file = \"clock.txt\"\n[server]\nmax_connections = 1024\n",
+    );
+    let config = dir.path().join("config.toml");
+    add_user(&config, &db, "boss", true, "correct horse battery");
+    add_user(&config, &db, "alice", false, "correct horse battery");
+    let c = client();
+    let alice = login(&c, &d.base, "alice", "correct horse battery").await;
+    let boss = login(&c, &d.base, "boss", "correct horse battery").await;
+    let board_url = d.url("/api/contests/big/scoreboard");
+    let size = c
+        .get(&board_url)
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .len();
+    println!("the board is {size} bytes of JSON");
+
+    // Computed afresh: the first read, then after each of 10 changes (a jury submission
+    // bumps the version).
+    let mut fresh = Vec::new();
+    for i in 0..11 {
+        if i > 0 {
+            let r = c
+                .post(d.url("/api/contests/big/submissions"))
+                .bearer_auth(&boss)
+                .json(&serde_json::json!({"problem": "A", "language": "python", "source": "print(1)"}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 202);
+        }
+        let t = Instant::now();
+        let r = c.get(&board_url).bearer_auth(&alice).send().await.unwrap();
+        let board: serde_json::Value = r.json().await.unwrap();
+        fresh.push(t.elapsed());
+        assert_eq!(board["rows"].as_array().unwrap().len(), USERS as usize);
+        assert_eq!(board["frozen"], true);
+    }
+    fresh.sort();
+    // Let the jury submissions be judged, so the crowd reads one version.
+    let waited = Instant::now();
+    loop {
+        let r = c
+            .get(d.url("/api/submissions?limit=20"))
+            .bearer_auth(&boss)
+            .send()
+            .await
+            .unwrap();
+        let list: serde_json::Value = r.json().await.unwrap();
+        if list
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["status"] == "done")
+        {
+            break;
+        }
+        assert!(
+            waited.elapsed() < Duration::from_secs(120),
+            "jury submissions not judged"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // One read computes the board of the final version; the crowd reads it.
+    let version = |c: reqwest::Client, url: String, token: String| async move {
+        let r = c.get(&url).bearer_auth(&token).send().await.unwrap();
+        let board: serde_json::Value = r.json().await.unwrap();
+        board["version"].as_u64().unwrap()
+    };
+    let before = version(c.clone(), board_url.clone(), alice.clone()).await;
+    let health = crowd(&c, &d.url("/api/health"), &alice).await;
+    let boards = crowd(&c, &board_url, &alice).await;
+    let after = version(c.clone(), board_url.clone(), alice.clone()).await;
+    println!("board version {before} before the crowd, {after} after (equal: no recomputation)");
+    let health_again = crowd(&c, &d.url("/api/health"), &alice).await;
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "seeded {USERS} users and {SUBMISSIONS} submissions in {:.1} s",
+        seeded.as_secs_f64()
+    );
+    println!(
+        "board computed afresh (11 reads after a change): median {:.1} ms, max {:.1} ms",
+        pct(&fresh, 0.5),
+        pct(&fresh, 1.0)
+    );
+    for (what, t) in [
+        ("GET /api/health", &health),
+        ("GET scoreboard", &boards),
+        ("GET /api/health again", &health_again),
+    ] {
+        println!(
+            "{what}: {CLIENTS} clients x {READS}: median {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            pct(t, 0.5),
+            pct(t, 0.99),
+            pct(t, 1.0)
+        );
+    }
+    println!(
+        "scoreboard / health: median {:.1}x, p99 {:.1}x; load average {}",
+        pct(&boards, 0.5) / pct(&health, 0.5),
+        pct(&boards, 0.99) / pct(&health, 0.99),
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    assert!(!d.log().contains(" ERROR "), "{}", d.log());
+}
