@@ -140,13 +140,7 @@ async fn a_contestant_and_an_admin_in_chromium() {
     // A wrong one on B, pasted: WA with the failing test named.
     let problem_b = "/contests/cup/problems/B";
     b.open(&format!("{base}{problem_b}")).await;
-    b.client
-        .find(fantoccini::Locator::Css("select[name=language]"))
-        .await
-        .unwrap()
-        .select_by_value("python")
-        .await
-        .unwrap();
+    b.choose("select[name=language]", "python").await;
     b.fill("textarea[name=source]", "print(0)\n").await;
     b.click_and_load("#submit button[type=submit]").await;
     let wa_page = b.path().await;
@@ -198,13 +192,7 @@ async fn a_contestant_and_an_admin_in_chromium() {
         .await
         .unwrap();
     assert_eq!(kept, XSS, "the textarea holds the source as text");
-    b.client
-        .find(fantoccini::Locator::Css("select[name=language]"))
-        .await
-        .unwrap()
-        .select_by_value("python")
-        .await
-        .unwrap();
+    b.choose("select[name=language]", "python").await;
     b.click_and_load("#submit button[type=submit]").await;
     assert!(b.path().await.starts_with("/submissions/"));
     assert!(!b.alert_open().await, "no script ran");

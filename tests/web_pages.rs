@@ -19,9 +19,8 @@ use web::{browser_like, csrf_of, fixed_contest, start_with_contests, wait_judged
 
 const LIMIT: usize = 100_000;
 
-/// GETs a page; returns its status, its `Location` and its body (asserted under 100 KB).
-async fn page(c: &Client, d: &Daemon, path: &str) -> (u16, String, String) {
-    let r = c.get(d.url(path)).send().await.unwrap();
+/// An answer's status, `Location` and body.
+async fn answer(r: reqwest::Response) -> (u16, String, String) {
     let status = r.status().as_u16();
     let location = r
         .headers()
@@ -29,7 +28,12 @@ async fn page(c: &Client, d: &Daemon, path: &str) -> (u16, String, String) {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_string();
-    let body = r.text().await.unwrap();
+    (status, location, r.text().await.unwrap())
+}
+
+/// GETs a page; returns its status, its `Location` and its body (asserted under 100 KB).
+async fn page(c: &Client, d: &Daemon, path: &str) -> (u16, String, String) {
+    let (status, location, body) = answer(c.get(d.url(path)).send().await.unwrap()).await;
     assert!(body.len() < LIMIT, "{path}: {} bytes", body.len());
     (status, location, body)
 }
@@ -46,15 +50,28 @@ async fn post_form(
     let csrf = csrf_of(&html);
     let mut all = vec![("csrf", csrf.as_str())];
     all.extend_from_slice(fields);
-    let r = c.post(d.url(path)).form(&all).send().await.unwrap();
-    let status = r.status().as_u16();
-    let location = r
-        .headers()
-        .get("location")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    (status, location, r.text().await.unwrap())
+    answer(c.post(d.url(path)).form(&all).send().await.unwrap()).await
+}
+
+/// The submit form: an optional CSRF token, a language and a pasted source.
+fn source_form(csrf: Option<&str>, language: &str, source: &str) -> reqwest::multipart::Form {
+    let mut f = reqwest::multipart::Form::new();
+    if let Some(t) = csrf {
+        f = f.text("csrf", t.to_string());
+    }
+    f.text("language", language.to_string())
+        .text("source", source.to_string())
+}
+
+/// Posts a submit form to `{problem}/submit`; returns the status, the `Location` and the body.
+async fn send_form(
+    c: &Client,
+    d: &Daemon,
+    problem: &str,
+    form: reqwest::multipart::Form,
+) -> (u16, String, String) {
+    let url = d.url(&format!("{problem}/submit"));
+    answer(c.post(url).multipart(form).send().await.unwrap()).await
 }
 
 fn signs_in(status: u16, location: &str, path: &str) {
@@ -380,42 +397,15 @@ async fn csrf_cookies_sign_out_and_escaping() {
             .unwrap(),
     );
     for t in [None, Some(other.as_str())] {
-        let mut f = reqwest::multipart::Form::new();
-        if let Some(t) = t {
-            f = f.text("csrf", t.to_string());
-        }
-        let f = f.text("language", "python").text("source", "print(1)");
-        let r = c
-            .post(d.url(&format!("{problem}/submit")))
-            .multipart(f)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 403);
-        assert!(r.text().await.unwrap().contains("CSRF"));
+        let (s, _, body) = send_form(&c, &d, problem, source_form(t, "python", "print(1)")).await;
+        assert_eq!(s, 403);
+        assert!(body.contains("CSRF"));
     }
     assert_eq!(count().await, before, "nothing stored");
     let xss = "</textarea><script>alert(1)</script>";
-    let f = reqwest::multipart::Form::new()
-        .text("csrf", token.clone())
-        .text("language", "python")
-        .text("source", xss.to_string());
-    let r = c
-        .post(d.url(&format!("{problem}/submit")))
-        .multipart(f)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    let at = r.headers()["location"].to_str().unwrap().to_string();
-    let html = c
-        .get(d.url(&at))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (s, at, _) = send_form(&c, &d, problem, source_form(Some(&token), "python", xss)).await;
+    assert_eq!(s, 303);
+    let html = page(&c, &d, &at).await.2;
     assert!(html.contains("&#60;/textarea&#62;&#60;script&#62;alert(1)&#60;/script&#62;"));
     assert!(!html.contains(xss));
 
@@ -427,19 +417,9 @@ async fn csrf_cookies_sign_out_and_escaping() {
             "file",
             reqwest::multipart::Part::text(fixture("binary-sudoku", "ac.c")).file_name("sol.c"),
         );
-    let r = c
-        .post(d.url(&format!("{problem}/submit")))
-        .multipart(f)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    let id: i64 = r.headers()["location"]
-        .to_str()
-        .unwrap()
-        .trim_start_matches("/submissions/")
-        .parse()
-        .unwrap();
+    let (s, at, _) = send_form(&c, &d, problem, f).await;
+    assert_eq!(s, 303);
+    let id: i64 = at.trim_start_matches("/submissions/").parse().unwrap();
     let v = wait_judged(&api, &d, &boss_token, id).await;
     assert_eq!(
         (v["language"].as_str(), v["verdict"].as_str()),
@@ -448,18 +428,8 @@ async fn csrf_cookies_sign_out_and_escaping() {
 
     // A 200 KB source: its page stays under 100 KB and links the whole source.
     let big = format!("# {}\nprint(0)\n", "x".repeat(200_000));
-    let f = reqwest::multipart::Form::new()
-        .text("csrf", token.clone())
-        .text("language", "python")
-        .text("source", big.clone());
-    let r = c
-        .post(d.url(&format!("{problem}/submit")))
-        .multipart(f)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
-    let at = r.headers()["location"].to_str().unwrap().to_string();
+    let (s, at, _) = send_form(&c, &d, problem, source_form(Some(&token), "python", &big)).await;
+    assert_eq!(s, 303);
     let (s, _, html) = page(&c, &d, &at).await;
     assert_eq!(s, 200);
     assert!(html.contains(&format!("{at}/source")));

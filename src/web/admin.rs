@@ -11,11 +11,10 @@ use serde::Deserialize;
 
 use crate::accounts::{access, roster, Caller, Role, UserName};
 use crate::server::contests::clarify;
-use crate::server::session::CsrfKey;
 use crate::server::AppState;
 use crate::store::{AccountStore, NewUser, Queue, StoreError, User};
 
-use super::page::{allow, render_with, see_other, Nav, WebError, WebResult};
+use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
 
 /// Roster bytes read at most (a class of thousands fits in far less).
 const MAX_ROSTER_BYTES: usize = 256 * 1024;
@@ -90,15 +89,14 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
     ))
 }
 
-fn admin_nav(caller: &Caller, csrf: &CsrfKey) -> WebResult<Nav> {
-    let nav = Nav::new(caller, csrf);
+fn admin_nav(caller: &Caller, nav: Nav) -> WebResult<Nav> {
     allow(access::administer(caller), &nav, "/admin", String::new)?;
     Ok(nav)
 }
 
 /// The admin page.
-pub async fn show(State(state): State<AppState>, caller: Caller, csrf: CsrfKey) -> WebResult {
-    let nav = admin_nav(&caller, &csrf)?;
+pub async fn show(State(state): State<AppState>, Visitor { caller, nav }: Visitor) -> WebResult {
+    let nav = admin_nav(&caller, nav)?;
     page(&state, &caller, nav, Outcome::default()).await
 }
 
@@ -168,11 +166,10 @@ async fn create(state: &AppState, rows: Vec<roster::RosterRow>, role: Role) -> O
 /// Adds one user.
 pub async fn add(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Form(f): Form<AddUser>,
 ) -> WebResult {
-    let nav = admin_nav(&caller, &csrf)?;
+    let nav = admin_nav(&caller, nav)?;
     let row = UserName::parse(f.name.trim()).and_then(|name| {
         Ok(roster::RosterRow {
             name,
@@ -196,11 +193,10 @@ pub async fn add(
 /// Imports a roster (uploaded or pasted): all or nothing, as `sudojudge user import`.
 pub async fn import(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     mut form: Multipart,
 ) -> WebResult {
-    let nav = admin_nav(&caller, &csrf)?;
+    let nav = admin_nav(&caller, nav)?;
     let mut text: Option<Vec<u8>> = None;
     for _ in 0..8 {
         let Ok(Some(field)) = form.next_field().await else {
@@ -230,11 +226,10 @@ pub async fn import(
 /// Disables (`disable`) or enables (`enable`) a user; disabling revokes every token at once.
 pub async fn set_state(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path((name, action)): Path<(String, String)>,
 ) -> WebResult<Response> {
-    let nav = admin_nav(&caller, &csrf)?;
+    let nav = admin_nav(&caller, nav)?;
     let disabled = match action.as_str() {
         "disable" => true,
         "enable" => false,

@@ -13,10 +13,9 @@ use crate::contest::Format;
 use crate::server::contests::board;
 use crate::server::contests::clarify::{self, AnswerRequest, ClarificationRequest};
 use crate::server::contests::view::{self, ContestView};
-use crate::server::session::CsrfKey;
 use crate::server::{ApiError, AppState};
 
-use super::page::{fmt, render, see_other, Nav, WebError, WebResult};
+use super::page::{fmt, render, see_other, Nav, Visitor, WebError, WebResult};
 use super::problems::{submit_source, ContestCrumb, ProblemPage, Target};
 
 /// A contest in the list, with the caller's clock in words.
@@ -70,8 +69,7 @@ fn page_error(nav: &Nav, e: ApiError) -> WebError {
 }
 
 /// Every contest with the caller's clock.
-pub async fn list(State(state): State<AppState>, caller: Caller, csrf: CsrfKey) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
+pub async fn list(State(state): State<AppState>, Visitor { caller, nav }: Visitor) -> WebResult {
     let summaries = view::list(&state, &caller).map_err(|e| page_error(&nav, e))?;
     let mut contests = Vec::with_capacity(summaries.len());
     for s in summaries {
@@ -228,11 +226,9 @@ async fn contest_page(
 /// `/contests/{id}`.
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     contest_page(&state, &caller, nav, &id, None).await
 }
 
@@ -252,11 +248,9 @@ async fn refused(state: &AppState, caller: &Caller, nav: Nav, id: &str, e: ApiEr
 /// Start (window timing) or take part: the contest service's start.
 pub async fn start(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     match view::start(&state, &caller, &id).await {
         Ok(_) => Ok(see_other(&format!("/contests/{id}"))),
         Err(e) => refused(&state, &caller, nav, &id, e).await,
@@ -266,11 +260,9 @@ pub async fn start(
 /// The jury unfreezes the board.
 pub async fn unfreeze(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     match board::unfreeze(&state, &caller, &id).await {
         Ok(()) => Ok(see_other(&format!("/contests/{id}/scoreboard"))),
         Err(e) => refused(&state, &caller, nav, &id, e).await,
@@ -288,12 +280,10 @@ pub struct AskForm {
 /// A contestant asks, the jury announces: the clarification service's post.
 pub async fn ask(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
     Form(f): Form<AskForm>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let req = ClarificationRequest {
         text: f.text,
         problem: Some(f.problem).filter(|p| !p.is_empty()),
@@ -314,12 +304,10 @@ pub struct AnswerForm {
 /// The jury answers a question, privately or to everyone.
 pub async fn answer(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path((id, clarification)): Path<(String, String)>,
     Form(f): Form<AnswerForm>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let req = AnswerRequest {
         answer: f.answer,
         public: f.public.is_some(),
@@ -363,11 +351,9 @@ async fn problem_page(
 /// `/contests/{id}/problems/{label}`.
 pub async fn problem(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path((id, label)): Path<(String, String)>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     Ok(render(
         &problem_page(&state, &caller, nav, &id, &label).await?,
     ))
@@ -377,12 +363,10 @@ pub async fn problem(
 /// 429 shown on the page).
 pub async fn submit(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path((id, label)): Path<(String, String)>,
     form: Multipart,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let page = problem_page(&state, &caller, nav, &id, &label).await?;
     let target = Target::Contest {
         id: id.clone(),

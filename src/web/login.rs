@@ -8,14 +8,12 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
 
-use crate::accounts::Caller;
 use crate::server::api_auth::authenticate;
 use crate::server::auth::{ClientAddr, PresentedToken};
-use crate::server::session::CsrfKey;
 use crate::server::{ApiError, AppState};
 use crate::store::AccountStore;
 
-use super::page::{is_local_path, render, render_with, see_other, Nav};
+use super::page::{is_local_path, render, render_with, see_other, Nav, Visitor};
 
 #[derive(Template)]
 #[template(path = "login.html")]
@@ -43,9 +41,9 @@ pub async fn home() -> Response {
 }
 
 /// The sign-in form.
-pub async fn form(caller: Caller, csrf: CsrfKey, Query(q): Query<Next>) -> Response {
+pub async fn form(Visitor { nav, .. }: Visitor, Query(q): Query<Next>) -> Response {
     render(&LoginPage {
-        nav: Nav::new(&caller, &csrf),
+        nav,
         next: local_or_home(q.next),
         name: String::new(),
         error: None,
@@ -64,8 +62,7 @@ pub struct Credentials {
 pub async fn submit(
     State(state): State<AppState>,
     ClientAddr(addr): ClientAddr,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { nav, .. }: Visitor,
     Form(f): Form<Credentials>,
 ) -> Response {
     let next = local_or_home(f.next);
@@ -94,7 +91,7 @@ pub async fn submit(
             render_with(
                 status,
                 &LoginPage {
-                    nav: Nav::new(&caller, &csrf),
+                    nav,
                     next,
                     name: f.name,
                     error: Some(message),

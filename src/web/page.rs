@@ -2,7 +2,9 @@
 //! answer, and the pages' errors ([`WebError`]: a sign-in redirect, or a page with a status).
 
 use askama::Template;
+use axum::extract::FromRequestParts;
 use axum::http::header::LOCATION;
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
@@ -39,6 +41,28 @@ impl Nav {
             open_mode: matches!(caller, Caller::Open),
             csrf: csrf.token(),
         }
+    }
+}
+
+/// Who is asking, with their navigation bar: the extractor every page handler starts from.
+#[derive(Debug, Clone)]
+pub struct Visitor {
+    /// The caller the `identify` middleware found.
+    pub caller: Caller,
+    /// Their navigation bar and forms' CSRF token.
+    pub nav: Nav,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Visitor {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        let csrf = CsrfKey::from_request_parts(parts, state).await?;
+        Ok(Visitor {
+            nav: Nav::new(&caller, &csrf),
+            caller,
+        })
     }
 }
 

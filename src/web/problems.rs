@@ -12,10 +12,9 @@ use crate::problem::Problem;
 use crate::server::api_submissions::enqueue;
 use crate::server::contests::hiding::problem_visible;
 use crate::server::contests::submit::{self, ContestSubmitRequest};
-use crate::server::session::CsrfKey;
 use crate::server::AppState;
 
-use super::page::{allow, fmt, render, render_with, see_other, Nav, WebError, WebResult};
+use super::page::{allow, fmt, render, render_with, see_other, Nav, Visitor, WebError, WebResult};
 use super::{markdown, upload};
 
 /// A problem's facts as the pages show them.
@@ -130,9 +129,9 @@ fn languages(state: &AppState, selected: Option<&str>) -> Vec<LanguageOption> {
 }
 
 /// Every problem with its limits.
-pub async fn list(State(state): State<AppState>, caller: Caller, csrf: CsrfKey) -> Response {
+pub async fn list(State(state): State<AppState>, Visitor { caller, nav }: Visitor) -> Response {
     render(&ListPage {
-        nav: Nav::new(&caller, &csrf),
+        nav,
         problems: state
             .problems
             .values()
@@ -160,11 +159,9 @@ fn visible<'a>(
 /// One problem's page.
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let p = visible(&state, &caller, &nav, &id)?;
     let action = format!("/problems/{}/submit", p.id);
     Ok(render(&ProblemPage::new(
@@ -175,12 +172,10 @@ pub async fn show(
 /// The submit form of `/problems/{id}`.
 pub async fn submit(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
     form: Multipart,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let p = visible(&state, &caller, &nav, &id)?;
     let here = format!("/problems/{}", p.id);
     allow(access::submit(&caller), &nav, &here, String::new)?;

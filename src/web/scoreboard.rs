@@ -8,10 +8,9 @@ use axum::extract::{Path, State};
 use crate::accounts::Caller;
 use crate::contest::{Cell, CellState, Format};
 use crate::server::contests::board::{cell_text, scoreboard};
-use crate::server::session::CsrfKey;
 use crate::server::{ApiError, AppState};
 
-use super::page::{render, Nav, WebError, WebResult};
+use super::page::{render, Nav, Visitor, WebError, WebResult};
 
 struct CellView {
     text: String,
@@ -71,11 +70,9 @@ fn cell_view(c: &Cell, frozen: bool) -> CellView {
 /// The scoreboard page.
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let board = scoreboard(&state, &caller, &id)
         .await
         .map_err(|e| match e {

@@ -14,11 +14,10 @@ use crate::judge::Verdict;
 use crate::server::api_submissions::requeue;
 use crate::server::contests::hiding::shown;
 use crate::server::feedback::is_sample;
-use crate::server::session::CsrfKey;
 use crate::server::AppState;
 use crate::store::{AccountStore, ListFilter, Status, Submission};
 
-use super::page::{allow, fmt, refusal, render, see_other, Nav, WebError, WebResult};
+use super::page::{allow, fmt, refusal, render, see_other, Nav, Visitor, WebError, WebResult};
 
 /// Rows per page of the list.
 const PAGE_ROWS: u32 = 50;
@@ -113,11 +112,9 @@ struct ListPage {
 /// The submissions the caller may list, newest first.
 pub async fn list(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Query(filter): Query<Filters>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let scope = access::list_submissions(&caller)
         .map_err(|d| refusal(d, &nav, "/submissions", String::new))?;
     let (owner, all) = match scope {
@@ -282,11 +279,9 @@ async fn sample_data(state: &AppState, problem: &str, test: &str) -> Option<Samp
 /// One submission's page.
 pub async fn show(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let s = readable(&state, &caller, &nav, &id).await?;
     let mut tests = Vec::with_capacity(s.tests.len());
     for t in &s.tests {
@@ -334,11 +329,9 @@ pub async fn show(
 /// The whole source as plain text (same rule as the page).
 pub async fn source(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult {
-    let nav = Nav::new(&caller, &csrf);
     let s = readable(&state, &caller, &nav, &id).await?;
     Ok((
         [
@@ -353,11 +346,9 @@ pub async fn source(
 /// Rejudges a submission (admins), then shows it.
 pub async fn rejudge(
     State(state): State<AppState>,
-    caller: Caller,
-    csrf: CsrfKey,
+    Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
 ) -> WebResult<Response> {
-    let nav = Nav::new(&caller, &csrf);
     let here = format!("/submissions/{id}");
     let owner = match id.parse::<i64>() {
         Ok(n) => state
