@@ -352,14 +352,7 @@ async fn csrf_cookies_sign_out_and_escaping() {
 
     // A wrong password comes back as the form with a message, 401.
     let anon = browser_like();
-    let html = anon
-        .get(d.url("/login"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = page(&anon, &d, "/login").await.2;
     let r = anon
         .post(d.url("/login"))
         .form(&[
@@ -558,26 +551,16 @@ async fn the_open_mode_serves_the_pages_with_csrf() {
     ] {
         assert_eq!(page(&c, &d, path).await.0, 200, "{path}");
     }
-    let html = page(&c, &d, "/problems/binary-sudoku").await.2;
-    let f = reqwest::multipart::Form::new()
-        .text("language", "python")
-        .text("source", "print(0)");
-    let r = c
-        .post(d.url("/problems/binary-sudoku/submit"))
-        .multipart(f)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 403, "no token, even in the open mode");
-    let f = reqwest::multipart::Form::new()
-        .text("csrf", csrf_of(&html))
-        .text("language", "python")
-        .text("source", "print(0)");
-    let r = c
-        .post(d.url("/problems/binary-sudoku/submit"))
-        .multipart(f)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 303);
+    let problem = "/problems/binary-sudoku";
+    let token = csrf_of(&page(&c, &d, problem).await.2);
+    let without = send_form(&c, &d, problem, source_form(None, "python", "print(0)")).await;
+    assert_eq!(without.0, 403, "no token, even in the open mode");
+    let with = send_form(
+        &c,
+        &d,
+        problem,
+        source_form(Some(&token), "python", "print(0)"),
+    )
+    .await;
+    assert_eq!(with.0, 303);
 }
