@@ -564,3 +564,163 @@ async fn the_open_mode_serves_the_pages_with_csrf() {
     .await;
     assert_eq!(with.0, 303);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn contest_forms_start_ask_answer_announce_unfreeze() {
+    let now = jiff::Timestamp::now();
+    let at = |mins: i64| {
+        (now + jiff::SignedDuration::from_mins(mins))
+            .strftime("%Y-%m-%dT%H:%M:%SZ")
+            .to_string()
+    };
+    let window = format!(
+        "title = \"Window\"\nformat = \"ioi\"\n[timing]\nkind = \"window\"\n\
+         window_start = {:?}\nwindow_end = {:?}\nduration = \"2h\"\n\
+         [[problems]]\nlabel = \"A\"\nproblem = \"binary-sudoku\"\n",
+        at(-60),
+        at(600)
+    );
+    let mut list = contests();
+    list.push(("window", window));
+    let Judge { d, dir: _dir, .. } = start_with_contests(1, 1, &list);
+    let p = people(&d).await;
+
+    // Window timing: the problems wait for alice's own timer; Start starts it.
+    let (_, _, html) = page(&p.alice, &d, "/contests/window").await;
+    assert!(
+        html.contains("id=\"start\"") && html.contains("Start my timer"),
+        "{html}"
+    );
+    assert!(!html.contains("/contests/window/problems/A"));
+    assert_eq!(
+        page(&p.alice, &d, "/contests/window/problems/A").await.0,
+        403
+    );
+    let (s, at_, _) = post_form(
+        &p.alice,
+        &d,
+        "/contests/window",
+        "/contests/window/start",
+        &[],
+    )
+    .await;
+    assert_eq!((s, at_.as_str()), (303, "/contests/window"));
+    let (_, _, html) = page(&p.alice, &d, "/contests/window").await;
+    assert!(html.contains("/contests/window/problems/A") && html.contains("data-countdown"));
+    assert!(!html.contains("id=\"start\""));
+    assert_eq!(
+        page(&p.alice, &d, "/contests/window/problems/A").await.0,
+        200
+    );
+    // bob has not started: still hidden for him.
+    assert_eq!(page(&p.bob, &d, "/contests/window/problems/A").await.0, 403);
+
+    // alice asks; bob does not see her question; the jury answers it to everyone.
+    let (s, _, _) = post_form(
+        &p.alice,
+        &d,
+        "/contests/cup",
+        "/contests/cup/clarifications",
+        &[("problem", "A"), ("text", "Is <0> a digit?")],
+    )
+    .await;
+    assert_eq!(s, 303);
+    assert!(page(&p.alice, &d, "/contests/cup")
+        .await
+        .2
+        .contains("Is &#60;0&#62; a digit?"));
+    assert!(!page(&p.bob, &d, "/contests/cup")
+        .await
+        .2
+        .contains("a digit?"));
+    let jury = page(&p.boss, &d, "/contests/cup").await.2;
+    let form = jury.find("/clarifications/").expect("an answer form");
+    let id: String = jury[form + "/clarifications/".len()..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let answer = format!("/contests/cup/clarifications/{id}/answer");
+    assert_eq!(
+        post_form(&p.alice, &d, "/contests/cup", &answer, &[("answer", "no")])
+            .await
+            .0,
+        403,
+        "contestants do not answer"
+    );
+    let (s, _, _) = post_form(
+        &p.boss,
+        &d,
+        "/contests/cup",
+        &answer,
+        &[("answer", "Yes, it is."), ("public", "1")],
+    )
+    .await;
+    assert_eq!(s, 303);
+    assert!(page(&p.bob, &d, "/contests/cup")
+        .await
+        .2
+        .contains("Yes, it is."));
+    // The jury announces; a contestant's empty question is refused with the reason.
+    let (s, _, _) = post_form(
+        &p.boss,
+        &d,
+        "/contests/cup",
+        "/contests/cup/clarifications",
+        &[("text", "Clarified statement of A.")],
+    )
+    .await;
+    assert_eq!(s, 303);
+    assert!(page(&p.alice, &d, "/contests/cup")
+        .await
+        .2
+        .contains("Clarified statement of A."));
+    let (s, _, html) = post_form(
+        &p.alice,
+        &d,
+        "/contests/cup",
+        "/contests/cup/clarifications",
+        &[("text", "   ")],
+    )
+    .await;
+    assert_eq!(s, 422, "{html}");
+    assert!(html.contains("class=\"error\""));
+
+    // Unfreeze: the jury's button on a frozen icpc contest, refused to contestants.
+    assert!(!page(&p.alice, &d, "/contests/frozen")
+        .await
+        .2
+        .contains("/unfreeze"));
+    assert!(page(&p.boss, &d, "/contests/frozen")
+        .await
+        .2
+        .contains("/unfreeze"));
+    assert_eq!(
+        post_form(
+            &p.alice,
+            &d,
+            "/contests/frozen",
+            "/contests/frozen/unfreeze",
+            &[]
+        )
+        .await
+        .0,
+        403
+    );
+    let (s, at_, _) = post_form(
+        &p.boss,
+        &d,
+        "/contests/frozen",
+        "/contests/frozen/unfreeze",
+        &[],
+    )
+    .await;
+    assert_eq!((s, at_.as_str()), (303, "/contests/frozen/scoreboard"));
+    assert!(!page(&p.boss, &d, "/contests/frozen")
+        .await
+        .2
+        .contains("/unfreeze"));
+    assert!(!page(&p.bob, &d, "/contests/frozen/scoreboard")
+        .await
+        .2
+        .contains("<b>frozen</b>"));
+}
