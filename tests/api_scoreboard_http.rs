@@ -13,26 +13,9 @@ mod daemon;
 
 use std::io::Read;
 
-use contests::{at, code, row, start, Contest};
+use contests::{at, code, row, start, Contest, SPRING};
 use daemon::fixture;
 use serde_json::json;
-
-/// icpc, fixed from T0 for 5 h, frozen for the last hour.
-const SPRING: &str = r#"
-title = "Spring"
-format = "icpc"
-freeze_minutes = 60
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-[[problems]]
-label = "B"
-problem = "binary-sudoku"
-"#;
 
 const BOARD: &str = "/api/contests/spring/scoreboard";
 
