@@ -11,6 +11,7 @@
 //!   state-changing request that needs one.
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
+//! - [`conditional`]: a body computed once sent gzip-compressed when accepted, 304 on its `ETag`.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
 //! - [`openapi`]: the OpenAPI document, served at `/api/openapi.json`.
 //! - [`daemon`]: starts the store, the workers and the listener; stops them cleanly.
@@ -25,6 +26,7 @@ pub mod api_scoreboard;
 pub mod api_submissions;
 pub mod auth;
 pub mod body;
+pub mod conditional;
 pub mod contests;
 pub mod daemon;
 pub mod error;
@@ -81,6 +83,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ),
         ("/api/contests/{id}/scoreboard", get(api_scoreboard::get)),
         ("/api/contests/{id}/unfreeze", post(api_contests::unfreeze)),
+        ("/api/contests/{id}/freeze", post(api_contests::freeze)),
         ("/api/contests/{id}/rejudge", post(api_contests::rejudge)),
         (
             "/api/contests/{id}/clarifications",
