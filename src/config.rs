@@ -223,6 +223,9 @@ pub struct AccountsConfig {
     pub login_window_secs: u64,
     /// Custom runs (`POST /api/runs`) per user per minute; 0 = no limit.
     pub runs_per_minute: u32,
+    /// Whether the web pages' cookies carry `Secure` (sent over HTTPS only): set it when the
+    /// daemon is reached through an HTTPS proxy.
+    pub secure_cookies: bool,
 }
 
 /// Where problems are loaded from.

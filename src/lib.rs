@@ -20,7 +20,9 @@
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
 //! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue, accounts,
 //!   contests' runtime state (participations, the board's version, clarifications).
-//! - [`server`]: the axum HTTP API, and the contest services it shares with the web pages.
+//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the contest services it shares
+//!   with the web pages, the daemon.
+//! - [`web`]: the web pages (server-rendered templates) the daemon serves beside the API.
 //! - [`worker`]: takes queued submissions and judges them.
 //! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
 //!   cgroup folder), so several nodes share one machine.
@@ -46,4 +48,5 @@ pub mod server;
 pub mod solvers;
 pub mod store;
 pub mod verify_submissions;
+pub mod web;
 pub mod worker;

@@ -13,27 +13,9 @@ mod contests;
 #[path = "fixtures/daemon.rs"]
 mod daemon;
 
-use contests::{at, code, row, start};
+use contests::{at, code, row, start, SPRING};
 use daemon::fixture;
 use serde_json::json;
-
-/// icpc, fixed from T0 for 5 h, frozen for the last hour, anyone, 3 submissions a minute.
-const SPRING: &str = r#"
-title = "Spring"
-format = "icpc"
-freeze_minutes = 60
-rate = { submissions = 3, per_minutes = 1 }
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-[[problems]]
-label = "B"
-problem = "binary-sudoku"
-"#;
 
 /// ioi, a window of 3 days from T0 with 4-hour timers, alice only; target-sudoku is in no
 /// other contest, so it is hidden until the window ends.

@@ -2,12 +2,19 @@
 //! 1,000 contestants x 4 problems x 20,000 judged submissions seeded in the database, read
 //! by 200 concurrent clients (a contestant's token: the frozen public board), 20 reads each;
 //! median and p99 latency next to `GET /api/health` read the same way in the same run, and
-//! the board computed afresh after a change. Run it with
+//! the board computed afresh after a change. The board is read three ways, each by the whole
+//! crowd: as a browser asks (`Accept-Encoding: gzip, deflate, br, zstd`, the gzip body
+//! decoded), plain JSON, and revalidated (`If-None-Match` with the current tag: 304). The
+//! steps between them locate the cost of a read: health is the request and the caller's
+//! token read from SQLite; 304 adds the board's version read from SQLite; gzip adds the
+//! compressed body (and the client's decoding: also read undecoded, to weigh it, since the
+//! clients share the daemon's cores); plain the whole JSON. Run it with
 //!
 //!     cargo test --release --test api_scoreboard_load -- --ignored --nocapture
 //!
-//! It asserts only what must hold whatever the machine's load: every answer is 200 and every
-//! board has its 1,000 rows.
+//! It asserts only what must hold whatever the machine's load: every answer has its status
+//! (200, or 304 when revalidated), every board has its 1,000 rows and every gzip body
+//! decodes to the JSON's length.
 
 #[path = "fixtures/accounts.rs"]
 mod accounts;
@@ -16,6 +23,7 @@ mod daemon;
 #[path = "fixtures/rng.rs"]
 mod rng;
 
+use std::io::Read;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -105,24 +113,61 @@ async fn seed(db: &std::path::Path) {
     tx.commit().await.unwrap();
 }
 
-/// 200 clients reading `path` `READS` times each at once: every latency, sorted.
-async fn crowd(c: &reqwest::Client, url: &str, token: &str) -> Vec<Duration> {
+/// How the crowd reads: extra headers, the status expected, and the decoded body's length
+/// (`None`: any non-empty body; `Some(0)`: none).
+#[derive(Clone, Copy)]
+struct Ask {
+    headers: &'static [(&'static str, &'static str)],
+    status: u16,
+    decoded_len: Option<usize>,
+    /// Decode a gzip body (a browser does; off, to weigh the decoding in this process).
+    decode: bool,
+}
+
+/// Plain GET, any non-empty 200 body.
+const PLAIN: Ask = Ask {
+    headers: &[],
+    status: 200,
+    decoded_len: None,
+    decode: true,
+};
+
+/// 200 clients reading `path` `READS` times each at once: every latency, sorted. A gzip
+/// answer is decoded within the timed read, as a browser does.
+async fn crowd(c: &reqwest::Client, url: &str, token: &str, ask: Ask, etag: &str) -> Vec<Duration> {
     let url: Arc<str> = url.into();
     let token: Arc<str> = token.into();
+    let etag: Arc<str> = etag.into();
     let start = Arc::new(tokio::sync::Barrier::new(CLIENTS));
     let tasks: Vec<_> = (0..CLIENTS)
         .map(|_| {
             let (c, url, token, start) = (c.clone(), url.clone(), token.clone(), start.clone());
+            let etag = etag.clone();
             tokio::spawn(async move {
                 start.wait().await;
                 let mut times = Vec::with_capacity(READS);
                 for _ in 0..READS {
                     let t = Instant::now();
-                    let r = c.get(&*url).bearer_auth(&*token).send().await.unwrap();
-                    assert_eq!(r.status(), 200);
-                    let body = r.bytes().await.unwrap();
+                    let mut req = c.get(&*url).bearer_auth(&*token);
+                    for (k, v) in ask.headers {
+                        req = req.header(*k, if *v == "ETAG" { &*etag } else { *v });
+                    }
+                    let r = req.send().await.unwrap();
+                    assert_eq!(r.status(), ask.status);
+                    let gzip = r.headers().get("content-encoding").is_some();
+                    let mut body = r.bytes().await.unwrap().to_vec();
+                    if gzip && ask.decode {
+                        let mut plain = Vec::with_capacity(body.len() * 10);
+                        flate2::read::GzDecoder::new(&body[..])
+                            .read_to_end(&mut plain)
+                            .unwrap();
+                        body = plain;
+                    }
                     times.push(t.elapsed());
-                    assert!(!body.is_empty());
+                    match ask.decoded_len {
+                        Some(len) => assert_eq!(body.len(), len),
+                        None => assert!(!body.is_empty()),
+                    }
                 }
                 times
             })
@@ -167,17 +212,6 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
     let alice = login(&c, &d.base, "alice", "correct horse battery").await;
     let boss = login(&c, &d.base, "boss", "correct horse battery").await;
     let board_url = d.url("/api/contests/big/scoreboard");
-    let size = c
-        .get(&board_url)
-        .bearer_auth(&alice)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap()
-        .len();
-    println!("the board is {size} bytes of JSON");
 
     // Computed afresh: the first read, then after each of 10 changes (a jury submission
     // bumps the version).
@@ -233,11 +267,60 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
         board["version"].as_u64().unwrap()
     };
     let before = version(c.clone(), board_url.clone(), alice.clone()).await;
-    let health = crowd(&c, &d.url("/api/health"), &alice).await;
-    let boards = crowd(&c, &board_url, &alice).await;
+    // The final version's sizes and tag.
+    let size = c
+        .get(&board_url)
+        .bearer_auth(&alice)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .len();
+    let r = c
+        .get(&board_url)
+        .bearer_auth(&alice)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    let etag = r.headers()["etag"].to_str().unwrap().to_string();
+    let gzipped = r.bytes().await.unwrap().len();
+    println!("the board is {size} bytes of JSON, {gzipped} bytes gzipped");
+    let health_url = d.url("/api/health");
+    let browser = Ask {
+        headers: &[("accept-encoding", "gzip, deflate, br, zstd")],
+        status: 200,
+        decoded_len: Some(size),
+        decode: true,
+    };
+    let undecoded = Ask {
+        decoded_len: Some(gzipped),
+        decode: false,
+        ..browser
+    };
+    let revalidated = Ask {
+        headers: &[
+            ("accept-encoding", "gzip, deflate, br, zstd"),
+            ("if-none-match", "ETAG"),
+        ],
+        status: 304,
+        decoded_len: Some(0),
+        decode: true,
+    };
+    let plain = Ask {
+        decoded_len: Some(size),
+        ..PLAIN
+    };
+    let health = crowd(&c, &health_url, &alice, PLAIN, &etag).await;
+    let gzip_boards = crowd(&c, &board_url, &alice, browser, &etag).await;
+    let gzip_undecoded = crowd(&c, &board_url, &alice, undecoded, &etag).await;
+    let boards = crowd(&c, &board_url, &alice, plain, &etag).await;
+    let not_modified = crowd(&c, &board_url, &alice, revalidated, &etag).await;
     let after = version(c.clone(), board_url.clone(), alice.clone()).await;
-    println!("board version {before} before the crowd, {after} after (equal: no recomputation)");
-    let health_again = crowd(&c, &d.url("/api/health"), &alice).await;
+    println!("board version {before} before the crowds, {after} after (equal: no recomputation)");
+    let health_again = crowd(&c, &health_url, &alice, PLAIN, &etag).await;
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
         "seeded {USERS} users and {SUBMISSIONS} submissions in {:.1} s",
@@ -250,7 +333,10 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
     );
     for (what, t) in [
         ("GET /api/health", &health),
-        ("GET scoreboard", &boards),
+        ("GET scoreboard, gzip (browser)", &gzip_boards),
+        ("GET scoreboard, gzip not decoded", &gzip_undecoded),
+        ("GET scoreboard, plain JSON", &boards),
+        ("GET scoreboard, If-None-Match: 304", &not_modified),
         ("GET /api/health again", &health_again),
     ] {
         println!(
@@ -260,10 +346,20 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
             pct(t, 1.0)
         );
     }
+    for (what, t) in [
+        ("gzip", &gzip_boards),
+        ("gzip not decoded", &gzip_undecoded),
+        ("plain", &boards),
+        ("304", &not_modified),
+    ] {
+        println!(
+            "scoreboard {what} / health: median {:.1}x, p99 {:.1}x",
+            pct(t, 0.5) / pct(&health, 0.5),
+            pct(t, 0.99) / pct(&health, 0.99),
+        );
+    }
     println!(
-        "scoreboard / health: median {:.1}x, p99 {:.1}x; load average {}",
-        pct(&boards, 0.5) / pct(&health, 0.5),
-        pct(&boards, 0.99) / pct(&health, 0.99),
+        "load average {}",
         load.split_whitespace()
             .take(3)
             .collect::<Vec<_>>()

@@ -12,6 +12,7 @@
 //! | rejudge | yes | 401 | own 403, another's 404 | yes |
 //! | `/api/me`, logout | open-mode answer | 401 | yes | yes |
 //! | `/metrics` (also: anyone sending the `[metrics] token`) | yes | 401 | 403 | yes |
+//! | administer: users (add, import, disable), the admin page | yes | 401 | 403 | yes |
 //! | feedback on secret tests | the config's | - | verdict, time, memory | full |
 //! | contests: list, read, scoreboard, clarifications | yes (as admin) | 401 | yes | yes |
 //! | a contest's problems, a problem only in unopened contests | yes | hidden | once their time runs | yes |
@@ -173,6 +174,16 @@ pub fn read_metrics(caller: &Caller, token_ok: bool) -> Decision {
         Caller::Anonymous => Decision::Unauthenticated,
         c if c.is_admin() => Decision::Allow,
         Caller::User(_) => Decision::Forbidden,
+    }
+}
+
+/// The host's work: managing users, the admin page. The open mode's caller is the host.
+pub fn administer(caller: &Caller) -> Decision {
+    match caller {
+        Caller::Open => Decision::Allow,
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if c.is_admin() => Decision::Allow,
+        _ => Decision::Forbidden,
     }
 }
 

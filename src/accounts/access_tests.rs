@@ -37,6 +37,10 @@ fn submissions_table() {
     assert_eq!(list_submissions(&admin), Ok(SubmissionScope::All));
     assert_eq!(list_submissions(&Caller::Open), Ok(SubmissionScope::All));
     assert_eq!(list_submissions(&Caller::Anonymous), Err(Unauthenticated));
+    assert_eq!(administer(&admin), Allow);
+    assert_eq!(administer(&Caller::Open), Allow);
+    assert_eq!(administer(&alice), Forbidden);
+    assert_eq!(administer(&Caller::Anonymous), Unauthenticated);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! - [`role`]: [`Role`], admin or contestant.
 //! - [`password`]: argon2id password hashing, checking and generation.
 //! - [`token`]: random API tokens, shown once and stored as a SHA-256 hash.
+//! - [`roster`]: display names and class rosters (CSV), shared by the CLI and the admin page.
 //! - [`ratelimit`]: fixed-window counters for login failures and custom runs.
 //! - [`access`]: **the one place where access rules live**; every handler (and later the web
 //!   pages) asks it, none decides on its own.
@@ -16,6 +17,7 @@ pub mod name;
 pub mod password;
 pub mod ratelimit;
 pub mod role;
+pub mod roster;
 pub mod token;
 
 pub use access::{AuthMode, Caller, Decision, Feedback, Identity, SubmissionScope};
@@ -37,6 +39,9 @@ pub enum AccountError {
     /// A password too short, too long or empty.
     #[error("{0}")]
     BadPassword(String),
+    /// A display name too long or with control characters.
+    #[error("{0}")]
+    BadDisplayName(String),
     /// A role name that is neither `admin` nor `contestant`.
     #[error("unknown role {0:?}; roles: admin, contestant")]
     BadRole(String),

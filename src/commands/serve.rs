@@ -93,7 +93,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     runtime.block_on(async move {
         // Each worker and custom-run executor leases the lowest slot free on the host.
-        let daemon = Daemon::start(&config, problems, sandbox_info, |_| {
+        let pages = sudojudge::web::routes();
+        let daemon = Daemon::start(&config, problems, sandbox_info, pages, |_| {
             SandboxExecutor::any(&config).map_err(|e| ExecutorError(e.to_string()))
         })
         .await

@@ -6,12 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use sudojudge::accounts::{password, Role, Token, UserName};
+use sudojudge::accounts::{password, roster, Role, Token, UserName};
 use sudojudge::config::Config;
 use sudojudge::store::{AccountStore, NewUser, SqliteStore, StoreError, TokenKind};
-
-/// Longest display name, in characters.
-const MAX_DISPLAY_NAME: usize = 100;
 
 /// Arguments of `sudojudge user`.
 #[derive(Debug, clap::Args)]
@@ -104,14 +101,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn display_name(text: Option<String>) -> anyhow::Result<String> {
-    let text = text.unwrap_or_default().trim().to_string();
-    if text.chars().count() > MAX_DISPLAY_NAME {
-        bail!("a display name is at most {MAX_DISPLAY_NAME} characters");
-    }
-    if text.chars().any(char::is_control) {
-        bail!("a display name has no control characters");
-    }
-    Ok(text)
+    Ok(roster::display_name(text.as_deref())?)
 }
 
 fn duplicate_or(e: StoreError) -> anyhow::Error {
@@ -163,51 +153,9 @@ async fn add(
     Ok(())
 }
 
-/// One roster row, checked.
-struct RosterRow {
-    name: UserName,
-    display_name: String,
-}
-
-fn read_roster(path: &Path) -> anyhow::Result<Vec<RosterRow>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_path(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let mut rows = Vec::new();
-    let mut errors = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let line = i + 1;
-        let record = record.with_context(|| format!("{}: line {line}", path.display()))?;
-        let name = record.get(0).unwrap_or("");
-        if record.iter().all(str::is_empty) {
-            continue;
-        }
-        if line == 1 && name.eq_ignore_ascii_case("name") {
-            continue;
-        }
-        let parsed = UserName::parse(name)
-            .map_err(anyhow::Error::from)
-            .and_then(|n| Ok((n, display_name(record.get(1).map(str::to_string))?)));
-        match parsed {
-            Ok((name, display_name)) => rows.push(RosterRow { name, display_name }),
-            Err(e) => errors.push(format!("line {line}: {e}")),
-        }
-    }
-    if !errors.is_empty() {
-        bail!(
-            "{}: {} bad row(s), nothing was written:\n  {}",
-            path.display(),
-            errors.len(),
-            errors.join("\n  ")
-        );
-    }
-    if rows.is_empty() {
-        bail!("{}: no users in the roster", path.display());
-    }
-    Ok(rows)
+fn read_roster(path: &Path) -> anyhow::Result<Vec<roster::RosterRow>> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    roster::parse(file).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 fn passwords_path(roster: &Path) -> PathBuf {
@@ -218,17 +166,17 @@ fn passwords_path(roster: &Path) -> PathBuf {
 async fn import(store: &SqliteStore, roster: &Path, output: Option<PathBuf>) -> anyhow::Result<()> {
     let rows = read_roster(roster)?;
     let output = output.unwrap_or_else(|| passwords_path(roster));
-    let mut users = Vec::with_capacity(rows.len());
+    let made = roster::with_passwords(rows)?;
+    let mut users = Vec::with_capacity(made.len());
     let mut lines = csv::Writer::from_writer(Vec::new());
     lines.write_record(["name", "display_name", "password"])?;
-    for row in rows {
-        let password = password::generate();
-        lines.write_record([row.name.as_str(), &row.display_name, &password])?;
+    for m in made {
+        lines.write_record([m.row.name.as_str(), &m.row.display_name, &m.password])?;
         users.push(NewUser {
-            password_hash: password::hash(&password)?,
-            name: row.name,
-            display_name: row.display_name,
-            role: Role::Contestant,
+            password_hash: m.password_hash,
+            name: m.row.name,
+            display_name: m.row.display_name,
+            role: roster::ROSTER_ROLE,
         });
     }
     let text = lines.into_inner().context("writing the passwords CSV")?;

@@ -1,5 +1,6 @@
 //! `POST /api/login`, `POST /api/logout`, `GET /api/me`.
 
+use std::net::IpAddr;
 use std::time::Instant;
 
 use axum::extract::rejection::JsonRejection;
@@ -12,7 +13,7 @@ use utoipa::ToSchema;
 use crate::accounts::access;
 use crate::accounts::ratelimit::retry_after_secs;
 use crate::accounts::{password, Caller, Role, Token, UserName};
-use crate::store::{AccountStore, TokenKind};
+use crate::store::{AccountStore, TokenKind, User};
 
 use super::auth::{allow, ClientAddr, PresentedToken};
 use super::error::{ApiError, ApiResult};
@@ -79,9 +80,27 @@ pub async fn login(
     body: Result<Json<LoginRequest>, JsonRejection>,
 ) -> ApiResult<Json<LoginResponse>> {
     let Json(req) = body?;
+    let (user, token) = authenticate(&state, addr, &req.name, req.password).await?;
+    Ok(Json(LoginResponse {
+        token: token.reveal().to_string(),
+        name: user.name.to_string(),
+        role: user.role,
+        expires_in: state.auth.login_token_ttl.as_secs(),
+    }))
+}
+
+/// Checks a name and password (the API's login and the sign-in page): failures are counted
+/// per name and per address (429 past the limit) and never say whether the account exists;
+/// on success a new login token is stored (hashed) and returned with its user.
+pub async fn authenticate(
+    state: &AppState,
+    addr: Option<IpAddr>,
+    name: &str,
+    password: String,
+) -> ApiResult<(User, Token)> {
     let auth = &state.auth;
     let now = Instant::now();
-    let key = name_key(&req.name);
+    let key = name_key(name);
     let limited = auth
         .login_failures_by_name
         .check(&key, now)
@@ -95,13 +114,12 @@ pub async fn login(
             message: "too many failed logins".into(),
         });
     }
-    let credentials = match UserName::parse(&req.name) {
+    let credentials = match UserName::parse(name) {
         Ok(name) => state.store.credentials(&name).await?,
         Err(_) => None,
     };
     let usable = credentials.filter(|c| !c.user.disabled);
     let stored = usable.as_ref().map(|c| c.password_hash.clone());
-    let password = req.password;
     let ok = tokio::task::spawn_blocking(move || match stored {
         Some(hash) => password::verify(&password, &hash),
         None => {
@@ -129,12 +147,7 @@ pub async fn login(
             Some(auth.login_token_ttl),
         )
         .await?;
-    Ok(Json(LoginResponse {
-        token: token.reveal().to_string(),
-        name: user.name.to_string(),
-        role: user.role,
-        expires_in: auth.login_token_ttl.as_secs(),
-    }))
+    Ok((user, token))
 }
 
 /// Revokes the token the request carries (at once: the next request with it is refused).

@@ -1,6 +1,6 @@
 //! `GET /api/contests[/{id}]`, `POST /api/contests/{id}/start`, `POST
 //! /api/contests/{id}/submissions`, `GET /api/contests/{id}/problems/{label}`, and the
-//! jury's `POST /api/contests/{id}/unfreeze` and `POST /api/contests/{id}/rejudge`. Thin:
+//! jury's `POST /api/contests/{id}/unfreeze` (and `/freeze` to take it back) and `POST /api/contests/{id}/rejudge`. Thin:
 //! the rules are in [`super::contests`] and [`crate::accounts::access`].
 
 use axum::extract::rejection::JsonRejection;
@@ -152,10 +152,30 @@ pub async fn unfreeze(
     Ok(Json(Unfrozen { unfrozen: true }))
 }
 
-/// The answer to an unfreeze.
+/// Freezes the (icpc) board again after an unfreeze: contestants see submissions from the
+/// freeze on as pending again (admins).
+#[utoipa::path(post, path = "/api/contests/{id}/freeze", operation_id = "freeze_contest", tag = "contests",
+    params(("id" = String, Path, description = "contest id", example = "practice")),
+    responses(
+        (status = 200, description = "frozen again (`unfrozen`: false)", body = Unfrozen),
+        (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 403, description = "admins only", body = ErrorBody),
+        (status = 404, description = "no such contest", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
+pub async fn freeze(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Unfrozen>> {
+    board::freeze(&state, &caller, &id).await?;
+    Ok(Json(Unfrozen { unfrozen: false }))
+}
+
+/// The answer to an unfreeze or a freeze: whether the board is now unfrozen.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Unfrozen {
-    /// The board is unfrozen.
+    /// The board is unfrozen (true after an unfreeze, false after a freeze).
     pub unfrozen: bool,
 }
 

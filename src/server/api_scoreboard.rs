@@ -5,11 +5,13 @@
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use crate::accounts::Caller;
 
+use super::conditional::{self, Representations};
 use super::contests::board::{self, BoardView};
 use super::error::ApiResult;
 use super::openapi::ErrorBody;
@@ -38,13 +40,16 @@ pub struct BoardQuery {
 
 /// The contest's scoreboard as the caller's audience sees it: icpc frozen for the last
 /// `freeze_minutes` (pending cells) until an admin unfreezes it, oi results hidden until the
-/// end; admins see the whole board.
+/// end; admins see the whole board. The JSON is gzip-compressed when `Accept-Encoding`
+/// allows it (compressed once per board version, not per request) and carries a weak `ETag`:
+/// `If-None-Match` with the current one answers 304 without a body.
 #[utoipa::path(get, path = "/api/contests/{id}/scoreboard", operation_id = "get_scoreboard", tag = "contests",
     params(("id" = String, Path, description = "contest id", example = "practice"), BoardQuery),
     responses(
-        (status = 200, description = "the board", content(
+        (status = 200, description = "the board (gzip when accepted; `ETag`)", content(
             (BoardView = "application/json"),
             (String = "text/csv"))),
+        (status = 304, description = "JSON: `If-None-Match` names the current board"),
         (status = 400, description = "bad query", body = ErrorBody),
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 403, description = "CSV: admins only", body = ErrorBody),
@@ -55,13 +60,22 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<BoardQuery>, QueryRejection>,
 ) -> ApiResult<Response> {
     let Query(q) = query?;
     match q.format.unwrap_or_default() {
         BoardFormat::Json => {
             let b = board::scoreboard(&state, &caller, &id).await?;
-            Ok(([(CONTENT_TYPE, "application/json")], b.json.clone()).into_response())
+            Ok(conditional::respond(
+                &headers,
+                Representations {
+                    identity: &b.json,
+                    gzip: &b.gzip,
+                    etag: &b.etag,
+                    content_type: "application/json",
+                },
+            ))
         }
         BoardFormat::Csv => {
             let text = board::csv(&state, &caller, &id).await?;

@@ -91,26 +91,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     allow(access::submit(&caller), String::new)?;
     let Json(req) = body?;
-    if !state.problems.contains_key(&req.problem) || !problem_visible(&state, &caller, &req.problem)
-    {
-        return Err(ApiError::UnknownProblem(req.problem));
-    }
-    check_language_and_source(&state, &req.language, &req.source)?;
-    let data_hash = state
-        .problems
-        .get(&req.problem)
-        .map(|p| p.data_hash.to_hex());
-    let new = NewSubmission {
-        data_hash,
-        problem: req.problem,
-        language: req.language,
-        source: req.source,
-        owner: caller.user_id(),
-    };
-    let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
-        return Err(queue_full(&state));
-    };
-    state.wake.notify_one();
+    let id = enqueue(&state, &caller, req.problem, req.language, req.source).await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(Accepted {
@@ -118,6 +99,33 @@ pub async fn create(
             status: Status::Queued,
         }),
     ))
+}
+
+/// Checks and stores a submission of a caller allowed to submit, and wakes a worker: the API
+/// and the web pages' submit form share it. 503 `busy` when `[server] max_queued` wait.
+pub async fn enqueue(
+    state: &AppState,
+    caller: &Caller,
+    problem: String,
+    language: String,
+    source: String,
+) -> ApiResult<i64> {
+    if !state.problems.contains_key(&problem) || !problem_visible(state, caller, &problem) {
+        return Err(ApiError::UnknownProblem(problem));
+    }
+    check_language_and_source(state, &language, &source)?;
+    let new = NewSubmission {
+        data_hash: state.problems.get(&problem).map(|p| p.data_hash.to_hex()),
+        problem,
+        language,
+        source,
+        owner: caller.user_id(),
+    };
+    let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
+        return Err(queue_full(state));
+    };
+    state.wake.notify_one();
+    Ok(id)
 }
 
 /// The 503 of a full queue (`[server] max_queued`), with `Retry-After`.
@@ -245,16 +253,23 @@ pub async fn rejudge(
         return Err(ApiError::NotFound(no_submission(&id)));
     };
     allow(access::rejudge(&caller, owner), || no_submission(&id))?;
+    requeue(&state, n).await?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(Accepted {
+            id: n,
+            status: Status::Queued,
+        }),
+    ))
+}
+
+/// Queues a submission again (the caller's right already checked) and wakes a worker; 409
+/// while it is being judged. The API and the web pages share it.
+pub async fn requeue(state: &AppState, n: i64) -> ApiResult<()> {
     match state.store.rejudge(n).await? {
         RejudgeOutcome::Requeued | RejudgeOutcome::AlreadyQueued => {
             state.wake.notify_one();
-            Ok((
-                StatusCode::ACCEPTED,
-                Json(Accepted {
-                    id: n,
-                    status: Status::Queued,
-                }),
-            ))
+            Ok(())
         }
         RejudgeOutcome::InProgress => Err(ApiError::Conflict(format!(
             "submission {n} is being judged right now; rejudge it when it is done"

@@ -1,5 +1,5 @@
-//! Who is calling: the middleware that turns `Authorization: Bearer TOKEN` (or its absence)
-//! into an [`accounts::Caller`](crate::accounts::Caller) for the handlers, and the glue from
+//! Who is calling: the middleware that turns `Authorization: Bearer TOKEN`, the web pages'
+//! session cookie (or their absence) into an [`accounts::Caller`](crate::accounts::Caller) for the handlers, and the glue from
 //! the access rules' [`Decision`]s to HTTP errors. What a caller may do is decided by
 //! [`crate::accounts::access`] alone; this file only establishes who the caller is.
 
@@ -19,6 +19,7 @@ use crate::config::AccountsConfig;
 use crate::store::AccountStore;
 
 use super::error::{ApiError, ApiResult};
+use super::session::{session_token, Credential};
 use super::state::AppState;
 
 /// The accounts settings and rate-limit counters the server shares.
@@ -98,11 +99,17 @@ fn bearer(req: &Request) -> Option<Option<Token>> {
     }))
 }
 
-/// Middleware: finds the caller of every request and stores it in the request's extensions.
+/// Middleware: finds the caller of every request (from `Authorization: Bearer`, else the
+/// session cookie) and stores it, with how it was proved ([`Credential`]), in the request's
+/// extensions.
 pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let presented = bearer(&req);
+    // The header wins; the session cookie counts only on requests without one.
+    let presented = match bearer(&req) {
+        Some(token) => token.map(|t| (t, Credential::Bearer)),
+        None => session_token(req.headers()).map(|t| (t.clone(), Credential::Session(t))),
+    };
     let mut caller = None;
-    if let Some(Some(token)) = &presented {
+    if let Some((token, credential)) = presented {
         let hash = token.hash();
         match state.store.token_user(&hash).await {
             Ok(Some(user)) => {
@@ -113,6 +120,7 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
                     role: user.role,
                 }));
                 req.extensions_mut().insert(PresentedToken(hash));
+                req.extensions_mut().insert(credential);
             }
             Ok(None) => {}
             // Fail closed, and let the handler answer (health says 503 itself).

@@ -103,11 +103,13 @@ fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, Daemo
 impl Daemon {
     /// Claims the database (one daemon per file), opens the store, requeues what a crash left
     /// in flight, starts the workers (slots `0..workers`), the custom-run pool (the next
-    /// `[run] slots` slots) and the listener.
+    /// `[run] slots` slots) and the listener, which serves the API and `pages` (the web
+    /// pages, or an empty router).
     pub async fn start<E, F>(
         config: &Config,
         problems: Problems,
         sandbox_info: serde_json::Value,
+        pages: axum::Router<AppState>,
         mut make_executor: F,
     ) -> Result<Daemon, DaemonError>
     where
@@ -191,7 +193,7 @@ impl Daemon {
         )
         .with_contests(contests);
         state.metrics = metrics.clone();
-        let app = super::router(state);
+        let app = super::app(state, pages);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {
             max_connections: listener::connection_cap(

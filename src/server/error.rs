@@ -62,6 +62,9 @@ pub enum ApiError {
     /// Signed in, but the access rules refuse.
     #[error("{0}")]
     Forbidden(String),
+    /// A state-changing request authenticated by the session cookie without its CSRF token.
+    #[error("{0}")]
+    Csrf(String),
     /// A contest rule refuses: 403 with the reason as the code (`not_started`, `contest_over`,
     /// `not_a_participant`...).
     #[error("{}", .0.message())]
@@ -103,6 +106,7 @@ impl ApiError {
             ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
+            ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
             ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),

@@ -47,8 +47,13 @@ pub fn redact_run(view: Feedback, mut run: RunResult) -> RunResult {
 const SYSTEM_ERROR: &str =
     "system error: the judge failed here, not the program; the host has the details";
 
+/// Whether a test is one of the package's public samples (its input and answer may be shown).
+pub fn is_sample(test_name: &str) -> bool {
+    test_name.starts_with(SAMPLE_PREFIX)
+}
+
 fn redact_test(test: &mut TestResult) {
-    let sample = test.name.starts_with(SAMPLE_PREFIX);
+    let sample = is_sample(&test.name);
     if sample && test.verdict != Verdict::SE {
         return;
     }

@@ -7,8 +7,11 @@
 //! - [`contests`]: the contest services the API and the web pages share (a contest as the
 //!   caller sees it, submitting, the board, clarifications, what contests hide).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
+//! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
+//!   state-changing request that needs one.
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
+//! - [`conditional`]: a body computed once sent gzip-compressed when accepted, 304 on its `ETag`.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
 //! - [`api_metrics`]: `GET /metrics` in Prometheus text, and the HTTP request counter.
 //! - [`openapi`]: the OpenAPI document, served at `/api/openapi.json`.
@@ -25,12 +28,14 @@ pub mod api_scoreboard;
 pub mod api_submissions;
 pub mod auth;
 pub mod body;
+pub mod conditional;
 pub mod contests;
 pub mod daemon;
 pub mod error;
 pub mod feedback;
 pub mod listener;
 pub mod openapi;
+pub mod session;
 pub mod state;
 
 use std::time::Duration;
@@ -80,6 +85,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ),
         ("/api/contests/{id}/scoreboard", get(api_scoreboard::get)),
         ("/api/contests/{id}/unfreeze", post(api_contests::unfreeze)),
+        ("/api/contests/{id}/freeze", post(api_contests::freeze)),
         ("/api/contests/{id}/rejudge", post(api_contests::rejudge)),
         (
             "/api/contests/{id}/clarifications",
@@ -105,16 +111,28 @@ pub fn route_paths() -> Vec<&'static str> {
 /// answers 503 before the body is read); the body reader (whole body, bounded in size and
 /// time, a refused body discarded so the client reads the refusal).
 pub fn router(state: AppState) -> Router {
+    app(state, Router::new())
+}
+
+/// The API's routes and `pages` (the web pages, which the binary hands in: the server knows
+/// nothing of them) behind the same layers: request timeout, custom-run line, body reader,
+/// caller, CSRF guard.
+pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     let body_limits = body::BodyLimits {
         max_bytes: 2 * state.max_source_bytes + BODY_SLACK_BYTES,
         max_run_bytes: 2 * (state.max_source_bytes + state.max_stdin_bytes) + BODY_SLACK_BYTES,
         timeout: state.body_timeout,
     };
     let request_timeout = state.request_timeout;
+    let cookies = state.cookies;
     routes()
         .into_iter()
         .fold(Router::new(), |r, (path, method)| r.route(path, method))
+        .merge(pages)
         .fallback(not_found)
+        .layer(middleware::from_fn(move |req: Request, next: Next| {
+            session::guard(cookies, req, next)
+        }))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             auth::identify,

@@ -99,6 +99,7 @@ impl Modify for BearerAuth {
         api_contests::submit,
         api_contests::problem,
         api_contests::unfreeze,
+        api_contests::freeze,
         api_contests::rejudge,
         api_scoreboard::get,
         api_clarifications::list,

@@ -8,6 +8,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::config::{Config, Feedback};
 use crate::judge::CustomRun;
+use crate::languages::LanguageTable;
 use crate::metrics::Metrics;
 use crate::node::NodeIdentity;
 use crate::store::SqliteStore;
@@ -50,6 +51,10 @@ pub struct AppState {
     pub request_timeout: Duration,
     /// Accounts settings and the login and run rate limits.
     pub auth: Arc<super::auth::Auth>,
+    /// The session and visitor cookies' settings (web pages).
+    pub cookies: super::session::CookiePolicy,
+    /// The configured languages with their names and extensions (web pages' submit form).
+    pub language_table: Arc<LanguageTable>,
     /// The contests, their clock and their cached boards.
     pub contests: Arc<super::contests::Contests>,
     /// This node's name (for /api/health and the metrics).
@@ -96,6 +101,13 @@ impl AppState {
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
             auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
+            cookies: super::session::CookiePolicy {
+                secure: config.accounts.secure_cookies,
+                session_ttl: Duration::from_secs(
+                    config.accounts.login_token_hours.saturating_mul(3600),
+                ),
+            },
+            language_table: Arc::new(LanguageTable::from_config(config)),
             contests: Arc::new(super::contests::Contests::new(
                 Vec::new(),
                 Arc::new(crate::contest::SystemClock),

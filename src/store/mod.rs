@@ -25,7 +25,9 @@ pub use contests::{
     BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState, ContestStore,
     NewClarification, NewContestSubmission, Participant, RejudgeCount,
 };
-pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
+pub use model::{
+    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+};
 pub use owner::DatabaseOwner;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;

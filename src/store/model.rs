@@ -134,6 +134,17 @@ pub struct Submission {
     pub judged_data_hash: Option<String>,
 }
 
+/// Which submissions a listing shows (each `None` is no filter).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListFilter {
+    /// Only this problem.
+    pub problem: Option<String>,
+    /// Only this user's (by name).
+    pub user: Option<String>,
+    /// Only this verdict.
+    pub verdict: Option<Verdict>,
+}
+
 /// What [`super::Queue::requeue_stale`] did at start-up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StaleOutcome {

@@ -12,8 +12,8 @@ use sqlx::SqlitePool;
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 
 use super::model::{
-    Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission, SubmissionRow,
-    TestRow,
+    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+    SubmissionRow, TestRow,
 };
 use super::queue::Queue;
 use super::StoreError;
@@ -130,6 +130,22 @@ impl SqliteStore {
         limit: u32,
         before: Option<i64>,
     ) -> Result<Vec<Submission>, StoreError> {
+        let filter = ListFilter {
+            problem: problem.map(str::to_string),
+            ..ListFilter::default()
+        };
+        self.list_filtered(owner, &filter, limit, before).await
+    }
+
+    /// Submissions newest first, of one owner (`None`: everyone's), matching `filter`, older
+    /// than `before` (an id): the admin page's filters.
+    pub async fn list_filtered(
+        &self,
+        owner: Option<i64>,
+        filter: &ListFilter,
+        limit: u32,
+        before: Option<i64>,
+    ) -> Result<Vec<Submission>, StoreError> {
         let rows: Vec<SubmissionRow> = sqlx::query_as(
             "SELECT s.id, s.problem, s.language, NULL AS source, s.status, s.verdict, s.score,
                     s.time_ms, s.memory_kib, s.compile_ok, s.compile_log, s.message, s.degraded,
@@ -137,13 +153,16 @@ impl SqliteStore {
                     s.submitted_data_hash, s.judged_data_hash
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id
              WHERE (?1 IS NULL OR s.problem = ?1) AND (?2 IS NULL OR s.id < ?2)
-               AND (?4 IS NULL OR s.user_id = ?4)
+               AND (?4 IS NULL OR s.user_id = ?4) AND (?5 IS NULL OR u.name = ?5)
+               AND (?6 IS NULL OR s.verdict = ?6)
              ORDER BY s.id DESC LIMIT ?3",
         )
-        .bind(problem)
+        .bind(filter.problem.as_deref())
         .bind(before)
         .bind(i64::from(limit))
         .bind(owner)
+        .bind(filter.user.as_deref())
+        .bind(filter.verdict.map(|v| v.as_str()))
         .fetch_all(&self.reader)
         .await?;
         rows.into_iter().map(to_submission).collect()

@@ -4,10 +4,15 @@
 //! ([`Shown`]), so one computed board serves every request until the version moves. A
 //! result stored by a worker bumps the version in its own transaction: the next read of the
 //! board computes it again, so a verdict is on the board as soon as it is stored. Also the
-//! jury's CSV, unfreeze and contest-wide rejudge.
+//! jury's CSV, unfreeze and freeze again, and contest-wide rejudge.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::sync::{Arc, Mutex};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use sha2::{Digest, Sha256};
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
@@ -23,6 +28,7 @@ use super::super::auth::allow;
 use super::super::error::{ApiError, ApiResult};
 use super::super::state::AppState;
 use super::find;
+use super::state_reads::StateReads;
 
 /// `GET /api/contests/{id}/scoreboard`: the board with the version it was computed at.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -43,15 +49,44 @@ pub struct CachedBoard {
     pub view: BoardView,
     /// `view` as JSON, the body of every answer (shared, not copied).
     pub json: axum::body::Bytes,
+    /// `json` gzip-compressed once, for clients that accept it (21 KB for the 443 KB board of
+    /// the load test).
+    pub gzip: axum::body::Bytes,
+    /// A weak entity tag of `json` (a hash of it: the JSON holds the version, so a new
+    /// version has a new tag), for `If-None-Match`.
+    pub etag: String,
+}
+
+impl CachedBoard {
+    /// The board with its JSON, gzip body and entity tag, computed once per version.
+    fn encode(view: BoardView) -> ApiResult<CachedBoard> {
+        let json = serde_json::to_vec(&view)
+            .map_err(|e| ApiError::Internal(format!("cannot encode the board: {e}")))?;
+        let mut gz = GzEncoder::new(Vec::with_capacity(json.len() / 8), Compression::default());
+        gz.write_all(&json)
+            .map_err(|e| ApiError::Internal(format!("cannot compress the board: {e}")))?;
+        let gzip = gz
+            .finish()
+            .map_err(|e| ApiError::Internal(format!("cannot compress the board: {e}")))?;
+        let digest = Sha256::digest(&json);
+        let etag = format!("W/\"{}\"", hex::encode(&digest[..16]));
+        Ok(CachedBoard {
+            view,
+            json: json.into(),
+            gzip: gzip.into(),
+            etag,
+        })
+    }
 }
 
 /// Boards by contest and what they hide, each with its version; one computation at a time,
 /// so a crowd of readers arriving after a change waits for one board instead of computing
-/// one each.
+/// one each; and the version read once for the requests that arrive while it is read.
 #[derive(Default)]
 pub struct BoardCache {
     boards: Mutex<HashMap<(String, Shown), Arc<CachedBoard>>>,
     computing: tokio::sync::Mutex<()>,
+    states: StateReads,
 }
 
 impl BoardCache {
@@ -85,7 +120,7 @@ pub async fn scoreboard(
     let audience = access::contest_audience(caller);
     let now = state.contests.now();
     let cache = &state.contests.boards;
-    let current = state.store.contest_state(id).await?;
+    let current = cache.states.read(&state.store, id).await?;
     let shown = contest::shown(c, now, audience, current.unfrozen);
     if let Some(board) = cache.current(id, shown, current.version) {
         return Ok(board);
@@ -103,12 +138,7 @@ pub async fn scoreboard(
         version: data.state.version,
         board: compute(c, &data, shown),
     };
-    let json = serde_json::to_vec(&view)
-        .map_err(|e| ApiError::Internal(format!("cannot encode the board: {e}")))?;
-    let board = Arc::new(CachedBoard {
-        view,
-        json: json.into(),
-    });
+    let board = Arc::new(CachedBoard::encode(view)?);
     cache.keep(id, shown, Arc::clone(&board));
     Ok(board)
 }
@@ -210,10 +240,25 @@ pub fn cell_text(c: &Cell) -> String {
 
 /// `POST /api/contests/{id}/unfreeze` (the jury): the public board shows everything.
 pub async fn unfreeze(state: &AppState, caller: &Caller, id: &str) -> ApiResult<()> {
+    set_unfrozen(state, caller, id, true).await
+}
+
+/// `POST /api/contests/{id}/freeze` (the jury): the public board is frozen again, as before
+/// an unfreeze (an unfreeze by mistake, or shown too early, is taken back).
+pub async fn freeze(state: &AppState, caller: &Caller, id: &str) -> ApiResult<()> {
+    set_unfrozen(state, caller, id, false).await
+}
+
+async fn set_unfrozen(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    unfrozen: bool,
+) -> ApiResult<()> {
     allow(access::contest_jury(caller), String::new)?;
     find(state, id)?;
-    state.store.set_unfrozen(id, true).await?;
-    tracing::info!(contest = id, "scoreboard unfrozen");
+    state.store.set_unfrozen(id, unfrozen).await?;
+    tracing::info!(contest = id, unfrozen, "scoreboard freeze changed");
     Ok(())
 }
 

@@ -13,11 +13,13 @@
 //! - [`hiding`]: problems hidden before their contests open, `oi` results hidden until the
 //!   end, applied to the plain problem and submission endpoints too.
 //! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
+//! - [`state_reads`]: a contest's version read once for the requests arriving meanwhile.
 
 pub mod board;
 pub mod clarify;
 pub mod file_clock;
 pub mod hiding;
+pub mod state_reads;
 pub mod submit;
 pub mod view;
 

@@ -1,0 +1,141 @@
+//! Display names and class rosters: the checks `sudojudge user add|import` and the admin web
+//! page share, so both refuse the same rows with the same words.
+//!
+//! A roster is CSV of `name,display name` rows; a first row whose first field is `name` is a
+//! header, blank rows are skipped. Every bad row is reported with its line and nothing is
+//! created (the caller writes all rows in one transaction).
+
+use super::{password, AccountError, Role, UserName};
+
+/// Longest display name, in characters.
+pub const MAX_DISPLAY_NAME: usize = 100;
+
+/// A display name trimmed and checked (at most [`MAX_DISPLAY_NAME`] characters, no control
+/// characters); `None` is the empty name.
+pub fn display_name(text: Option<&str>) -> Result<String, AccountError> {
+    let text = text.unwrap_or_default().trim().to_string();
+    if text.chars().count() > MAX_DISPLAY_NAME {
+        return Err(AccountError::BadDisplayName(format!(
+            "a display name is at most {MAX_DISPLAY_NAME} characters"
+        )));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(AccountError::BadDisplayName(
+            "a display name has no control characters".into(),
+        ));
+    }
+    Ok(text)
+}
+
+/// One roster row, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RosterRow {
+    /// The login name.
+    pub name: UserName,
+    /// The display name (may be empty).
+    pub display_name: String,
+}
+
+/// Why a roster was refused; nothing was created.
+#[derive(Debug, thiserror::Error)]
+pub enum RosterError {
+    /// The CSV itself could not be read (bad quoting, not UTF-8) at a line.
+    #[error("line {line}: {message}")]
+    Csv {
+        /// The line (1-based).
+        line: u64,
+        /// The reader's complaint.
+        message: String,
+    },
+    /// Rows that break the rules, each `line N: why`.
+    #[error("{} bad row(s), nothing was written:\n  {}", .0.len(), .0.join("\n  "))]
+    BadRows(Vec<String>),
+    /// No user in it.
+    #[error("no users in the roster")]
+    Empty,
+}
+
+/// The rows of a roster read from `input`; every bad row is reported (see the module).
+pub fn parse(input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(input);
+    let mut rows = Vec::new();
+    let mut errors = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i as u64 + 1;
+        let record = record.map_err(|e| RosterError::Csv {
+            line: e.position().map_or(line, |p| p.line()),
+            message: e.to_string(),
+        })?;
+        let name = record.get(0).unwrap_or("");
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        if line == 1 && name.eq_ignore_ascii_case("name") {
+            continue;
+        }
+        let parsed = UserName::parse(name).and_then(|n| Ok((n, display_name(record.get(1))?)));
+        match parsed {
+            Ok((name, display_name)) => rows.push(RosterRow { name, display_name }),
+            Err(e) => errors.push(format!("line {line}: {e}")),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(RosterError::BadRows(errors));
+    }
+    if rows.is_empty() {
+        return Err(RosterError::Empty);
+    }
+    Ok(rows)
+}
+
+/// A contestant to create from a roster row, with the generated password shown once.
+#[derive(Debug, Clone)]
+pub struct NewContestant {
+    /// The row.
+    pub row: RosterRow,
+    /// The generated password (clear text, to hand out once).
+    pub password: String,
+    /// Its argon2id PHC string (what the store keeps).
+    pub password_hash: String,
+}
+
+/// Generates and hashes a password for every row (argon2id: slow on purpose; run it off the
+/// async threads).
+pub fn with_passwords(rows: Vec<RosterRow>) -> Result<Vec<NewContestant>, AccountError> {
+    rows.into_iter()
+        .map(|row| {
+            let password = password::generate();
+            Ok(NewContestant {
+                password_hash: password::hash(&password)?,
+                password,
+                row,
+            })
+        })
+        .collect()
+}
+
+/// The role roster imports create.
+pub const ROSTER_ROLE: Role = Role::Contestant;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_headers_blanks_and_errors() {
+        let rows = parse("name,display\nann,Ann Lee\n\n bob , Bob \n".as_bytes()).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].name.as_str(), "bob");
+        assert_eq!(rows[1].display_name, "Bob");
+        let err = parse("ann,A\nBad Name,B\nok,\u{7}\n".as_bytes()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("line 2") && text.contains("line 3"), "{text}");
+        assert!(matches!(parse("\n\n".as_bytes()), Err(RosterError::Empty)));
+        assert!(display_name(Some(&"x".repeat(101))).is_err());
+        assert_eq!(display_name(None).unwrap(), "");
+    }
+}

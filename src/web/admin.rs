@@ -1,0 +1,249 @@
+//! `/admin`: the queue, contests (results CSV, questions waiting for an answer), users (add,
+//! import a roster, disable, enable), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
+//! the same code as `sudojudge user add|import` ([`roster`] and the store).
+
+use askama::Template;
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Form;
+use serde::Deserialize;
+
+use crate::accounts::{access, roster, Caller, Role, UserName};
+use crate::server::contests::clarify;
+use crate::server::AppState;
+use crate::store::{AccountStore, NewUser, Queue, StoreError, User};
+
+use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
+
+/// Roster bytes read at most (a class of thousands fits in far less).
+const MAX_ROSTER_BYTES: usize = 256 * 1024;
+
+#[derive(Template)]
+#[template(path = "admin.html")]
+struct AdminPage {
+    nav: Nav,
+    contests: Vec<ContestLine>,
+    me: Option<String>,
+    users: Vec<User>,
+    queued: u64,
+    notice: Option<String>,
+    error: Option<String>,
+    created: Vec<(String, String, String)>,
+}
+
+/// A contest on the admin page: its links and the questions waiting for an answer.
+struct ContestLine {
+    id: String,
+    title: String,
+    unanswered: usize,
+}
+
+/// What the page says after an action.
+#[derive(Default)]
+struct Outcome {
+    status: Option<StatusCode>,
+    notice: Option<String>,
+    error: Option<String>,
+    created: Vec<(String, String, String)>,
+}
+
+async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> WebResult {
+    let users = state
+        .store
+        .list_users()
+        .await
+        .map_err(|e| WebError::api(&nav, e.into()))?;
+    let queued = state
+        .store
+        .depth()
+        .await
+        .map_err(|e| WebError::api(&nav, e.into()))?;
+    let mut contests = Vec::new();
+    for c in state.contests.all() {
+        let id = c.id.as_str();
+        let questions = clarify::list(state, caller, id)
+            .await
+            .map_err(|e| WebError::api(&nav, e))?;
+        contests.push(ContestLine {
+            id: id.to_string(),
+            title: c.title.clone(),
+            unanswered: questions.iter().filter(|q| q.answer.is_none()).count(),
+        });
+    }
+    Ok(render_with(
+        outcome.status.unwrap_or(StatusCode::OK),
+        &AdminPage {
+            nav,
+            contests,
+            me: match caller {
+                Caller::User(u) => Some(u.name.to_string()),
+                _ => None,
+            },
+            users,
+            queued,
+            notice: outcome.notice,
+            error: outcome.error,
+            created: outcome.created,
+        },
+    ))
+}
+
+fn admin_nav(caller: &Caller, nav: Nav) -> WebResult<Nav> {
+    allow(access::administer(caller), &nav, "/admin", String::new)?;
+    Ok(nav)
+}
+
+/// The admin page.
+pub async fn show(State(state): State<AppState>, Visitor { caller, nav }: Visitor) -> WebResult {
+    let nav = admin_nav(&caller, nav)?;
+    page(&state, &caller, nav, Outcome::default()).await
+}
+
+/// The add-user form.
+#[derive(Debug, Deserialize)]
+pub struct AddUser {
+    name: String,
+    #[serde(default)]
+    display_name: String,
+    admin: Option<String>,
+}
+
+fn refused(why: String) -> Outcome {
+    Outcome {
+        status: Some(StatusCode::UNPROCESSABLE_ENTITY),
+        error: Some(why),
+        ..Outcome::default()
+    }
+}
+
+fn store_refusal(e: StoreError) -> Outcome {
+    match e {
+        StoreError::DuplicateUser(name) => {
+            refused(format!("user {name:?} already exists; nothing was written"))
+        }
+        other => {
+            tracing::error!(error = %other, "admin page: storing users failed");
+            Outcome {
+                status: Some(StatusCode::INTERNAL_SERVER_ERROR),
+                error: Some("the users could not be stored; the host's log says why".into()),
+                ..Outcome::default()
+            }
+        }
+    }
+}
+
+/// Creates users with generated passwords (argon2 off the async threads); the outcome shows
+/// the passwords once.
+async fn create(state: &AppState, rows: Vec<roster::RosterRow>, role: Role) -> Outcome {
+    let made = match tokio::task::spawn_blocking(move || roster::with_passwords(rows)).await {
+        Ok(Ok(made)) => made,
+        Ok(Err(e)) => return refused(e.to_string()),
+        Err(e) => return refused(format!("password hashing failed: {e}")),
+    };
+    let users: Vec<NewUser> = made
+        .iter()
+        .map(|m| NewUser {
+            name: m.row.name.clone(),
+            display_name: m.row.display_name.clone(),
+            role,
+            password_hash: m.password_hash.clone(),
+        })
+        .collect();
+    if let Err(e) = state.store.add_users(&users).await {
+        return store_refusal(e);
+    }
+    Outcome {
+        notice: Some(format!("created {} {}(s)", made.len(), role.as_str())),
+        created: made
+            .into_iter()
+            .map(|m| (m.row.name.to_string(), m.row.display_name, m.password))
+            .collect(),
+        ..Outcome::default()
+    }
+}
+
+/// Adds one user.
+pub async fn add(
+    State(state): State<AppState>,
+    Visitor { caller, nav }: Visitor,
+    Form(f): Form<AddUser>,
+) -> WebResult {
+    let nav = admin_nav(&caller, nav)?;
+    let row = UserName::parse(f.name.trim()).and_then(|name| {
+        Ok(roster::RosterRow {
+            name,
+            display_name: roster::display_name(Some(&f.display_name))?,
+        })
+    });
+    let outcome = match row {
+        Ok(row) => {
+            let role = if f.admin.is_some() {
+                Role::Admin
+            } else {
+                Role::Contestant
+            };
+            create(&state, vec![row], role).await
+        }
+        Err(e) => refused(e.to_string()),
+    };
+    page(&state, &caller, nav, outcome).await
+}
+
+/// Imports a roster (uploaded or pasted): all or nothing, as `sudojudge user import`.
+pub async fn import(
+    State(state): State<AppState>,
+    Visitor { caller, nav }: Visitor,
+    mut form: Multipart,
+) -> WebResult {
+    let nav = admin_nav(&caller, nav)?;
+    let mut text: Option<Vec<u8>> = None;
+    for _ in 0..8 {
+        let Ok(Some(field)) = form.next_field().await else {
+            break;
+        };
+        let name = field.name().unwrap_or("").to_string();
+        let Ok(bytes) = field.bytes().await else {
+            break;
+        };
+        if bytes.len() > MAX_ROSTER_BYTES {
+            let why = format!("the roster is over {} KiB", MAX_ROSTER_BYTES / 1024);
+            return page(&state, &caller, nav, refused(why)).await;
+        }
+        let filled = !bytes.iter().all(u8::is_ascii_whitespace);
+        if filled && (name == "file" || (name == "roster" && text.is_none())) {
+            text = Some(bytes.to_vec());
+        }
+    }
+    let outcome = match text.map(|t| roster::parse(t.as_slice())) {
+        None => refused("choose a roster file or paste one".into()),
+        Some(Err(e)) => refused(format!("roster: {e}")),
+        Some(Ok(rows)) => create(&state, rows, roster::ROSTER_ROLE).await,
+    };
+    page(&state, &caller, nav, outcome).await
+}
+
+/// Disables (`disable`) or enables (`enable`) a user; disabling revokes every token at once.
+pub async fn set_state(
+    State(state): State<AppState>,
+    Visitor { caller, nav }: Visitor,
+    Path((name, action)): Path<(String, String)>,
+) -> WebResult<Response> {
+    let nav = admin_nav(&caller, nav)?;
+    let disabled = match action.as_str() {
+        "disable" => true,
+        "enable" => false,
+        _ => return Err(WebError::not_found(&nav, format!("no action {action:?}"))),
+    };
+    let missing = || WebError::not_found(&nav, format!("no user {name:?}"));
+    let user = UserName::parse(&name).map_err(|_| missing())?;
+    let found = state
+        .store
+        .set_disabled(&user, disabled)
+        .await
+        .map_err(|e| WebError::api(&nav, e.into()))?;
+    if !found {
+        return Err(missing());
+    }
+    Ok(see_other("/admin"))
+}

@@ -1,0 +1,123 @@
+//! `GET /login`, `POST /login` (the session cookie), `POST /logout`, and `/`.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::header::SET_COOKIE;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::{Extension, Form};
+use serde::Deserialize;
+
+use crate::server::api_auth::authenticate;
+use crate::server::auth::{ClientAddr, PresentedToken};
+use crate::server::{ApiError, AppState};
+use crate::store::AccountStore;
+
+use super::page::{is_local_path, render, render_with, see_other, Nav, Visitor};
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    nav: Nav,
+    next: String,
+    name: String,
+    error: Option<String>,
+}
+
+/// Where to go after signing in.
+#[derive(Debug, Deserialize)]
+pub struct Next {
+    next: Option<String>,
+}
+
+fn local_or_home(next: Option<String>) -> String {
+    next.filter(|n| is_local_path(n))
+        .unwrap_or_else(|| "/".into())
+}
+
+/// `/`: the contests (the place to start).
+pub async fn home() -> Response {
+    see_other("/contests")
+}
+
+/// The sign-in form.
+pub async fn form(Visitor { nav, .. }: Visitor, Query(q): Query<Next>) -> Response {
+    render(&LoginPage {
+        nav,
+        next: local_or_home(q.next),
+        name: String::new(),
+        error: None,
+    })
+}
+
+/// The sign-in form's fields (its CSRF token is checked before the handler runs).
+#[derive(Debug, Deserialize)]
+pub struct Credentials {
+    name: String,
+    password: String,
+    next: Option<String>,
+}
+
+/// Signs in: the login rules and limits of `POST /api/login`, then the session cookie.
+pub async fn submit(
+    State(state): State<AppState>,
+    ClientAddr(addr): ClientAddr,
+    Visitor { nav, .. }: Visitor,
+    Form(f): Form<Credentials>,
+) -> Response {
+    let next = local_or_home(f.next);
+    match authenticate(&state, addr, &f.name, f.password).await {
+        Ok((_, token)) => {
+            let mut r = see_other(&next);
+            r.headers_mut()
+                .append(SET_COOKIE, state.cookies.session(&token));
+            r
+        }
+        Err(e) => {
+            let (status, message) = match e {
+                ApiError::BadCredentials => (
+                    StatusCode::UNAUTHORIZED,
+                    "wrong name or password".to_string(),
+                ),
+                e @ ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
+                e => {
+                    tracing::error!(error = %e, "sign-in failed");
+                    (
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "the judge could not sign you in; try again".to_string(),
+                    )
+                }
+            };
+            render_with(
+                status,
+                &LoginPage {
+                    nav,
+                    next,
+                    name: f.name,
+                    error: Some(message),
+                },
+            )
+        }
+    }
+}
+
+/// Signs out: the session's token is revoked at once and the cookie removed.
+pub async fn logout(
+    State(state): State<AppState>,
+    token: Option<Extension<PresentedToken>>,
+) -> Response {
+    if let Some(Extension(PresentedToken(hash))) = token {
+        if let Err(e) = state.store.revoke_token(&hash).await {
+            tracing::error!(error = %e, "cannot revoke a session at sign-out");
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "sign-out failed; try again",
+            )
+                .into_response();
+        }
+    }
+    let mut r = see_other("/login");
+    r.headers_mut()
+        .append(SET_COOKIE, state.cookies.clear_session());
+    r
+}

@@ -1,0 +1,67 @@
+//! The web pages: server-rendered HTML (askama templates under `templates/`, checked at
+//! compile time) over the same services as the JSON API, served by the same daemon.
+//!
+//! Nothing here decides who may see what: every page asks [`crate::accounts::access`], and
+//! what a view shows of secret tests is [`crate::server::feedback::redact`]'s. Sessions and
+//! CSRF tokens are [`crate::server::session`]'s (the guard runs before any page handler).
+//!
+//! - [`page`]: the navigation bar, rendering, page errors (sign-in redirect, 403/404 pages).
+//! - [`assets`]: the one stylesheet and the few lines of script, built into the binary.
+//! - [`markdown`]: statements to HTML, raw HTML shown as text.
+//! - [`upload`]: the submit form (paste or upload, language guessed), bounded.
+//! - [`login`]: sign in and out.
+//! - [`problems`], [`submissions`], [`admin`]: the pages.
+//! - [`contests`], [`scoreboard`]: the contest pages over the contest services
+//!   (`server::contests`), the same functions the JSON API calls.
+
+pub mod admin;
+pub mod assets;
+pub mod contests;
+pub mod login;
+pub mod markdown;
+pub mod page;
+pub mod problems;
+pub mod scoreboard;
+pub mod submissions;
+pub mod upload;
+
+use axum::routing::{get, post};
+use axum::Router;
+
+use crate::server::AppState;
+
+/// Every page's route; the daemon serves them beside the API (`server::app`).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(login::home))
+        .route("/static/style.css", get(assets::style))
+        .route("/static/app.js", get(assets::script))
+        .route("/login", get(login::form).post(login::submit))
+        .route("/logout", post(login::logout))
+        .route("/contests", get(contests::list))
+        .route("/contests/{id}", get(contests::show))
+        .route("/contests/{id}/start", post(contests::start))
+        .route("/contests/{id}/unfreeze", post(contests::unfreeze))
+        .route("/contests/{id}/clarifications", post(contests::ask))
+        .route(
+            "/contests/{id}/clarifications/{clarification}/answer",
+            post(contests::answer),
+        )
+        .route("/contests/{id}/problems/{label}", get(contests::problem))
+        .route(
+            "/contests/{id}/problems/{label}/submit",
+            post(contests::submit),
+        )
+        .route("/contests/{id}/scoreboard", get(scoreboard::show))
+        .route("/problems", get(problems::list))
+        .route("/problems/{id}", get(problems::show))
+        .route("/problems/{id}/submit", post(problems::submit))
+        .route("/submissions", get(submissions::list))
+        .route("/submissions/{id}", get(submissions::show))
+        .route("/submissions/{id}/source", get(submissions::source))
+        .route("/submissions/{id}/rejudge", post(submissions::rejudge))
+        .route("/admin", get(admin::show))
+        .route("/admin/users", post(admin::add))
+        .route("/admin/users/import", post(admin::import))
+        .route("/admin/users/{name}/{action}", post(admin::set_state))
+}

@@ -1,0 +1,117 @@
+//! `/contests/{id}/scoreboard`: the board the contest service computes for the caller's
+//! audience (frozen and hidden cells as the format says), laid out as a table: first solves
+//! and the caller's own row highlighted, frozen cells marked, refreshing by itself.
+
+use askama::Template;
+use axum::extract::{Path, State};
+
+use crate::accounts::Caller;
+use crate::contest::{Cell, CellState, Format};
+use crate::server::contests::board::{cell_text, scoreboard};
+use crate::server::{ApiError, AppState};
+
+use super::page::{render, Nav, Visitor, WebError, WebResult};
+
+struct CellView {
+    text: String,
+    class: &'static str,
+    title: String,
+}
+
+struct RowView {
+    rank: u32,
+    user: String,
+    solved: u32,
+    penalty: i64,
+    score: u32,
+    me: bool,
+    cells: Vec<CellView>,
+}
+
+#[derive(Template)]
+#[template(path = "scoreboard.html")]
+struct BoardPage {
+    nav: Nav,
+    id: String,
+    title: String,
+    format: &'static str,
+    icpc: bool,
+    frozen: bool,
+    hidden: bool,
+    version: u64,
+    labels: Vec<String>,
+    rows: Vec<RowView>,
+}
+
+/// The CSS class and hover text of a cell.
+fn cell_view(c: &Cell, frozen: bool) -> CellView {
+    let (class, title) = match c.state {
+        CellState::Solved if c.first_solve => ("first", "first to solve".to_string()),
+        CellState::Solved => ("solved", String::new()),
+        CellState::Rejected => ("failed", String::new()),
+        CellState::Pending if frozen => (
+            "frozen",
+            format!("{} attempt(s) during the freeze", c.pending),
+        ),
+        CellState::Pending => ("pending", "being judged".to_string()),
+        CellState::Scored if c.score == Some(100) => ("solved", String::new()),
+        CellState::Scored if c.score.unwrap_or(0) > 0 => ("partial", String::new()),
+        CellState::Scored => ("failed", String::new()),
+        CellState::Judged => ("judged", "judged; published at the end".to_string()),
+        CellState::Empty => ("", String::new()),
+    };
+    CellView {
+        text: cell_text(c),
+        class,
+        title,
+    }
+}
+
+/// The scoreboard page.
+pub async fn show(
+    State(state): State<AppState>,
+    Visitor { caller, nav }: Visitor,
+    Path(id): Path<String>,
+) -> WebResult {
+    let board = scoreboard(&state, &caller, &id)
+        .await
+        .map_err(|e| match e {
+            ApiError::Unauthenticated(_) => WebError::SignIn {
+                next: format!("/contests/{id}/scoreboard"),
+            },
+            e => WebError::api(&nav, e),
+        })?;
+    let b = &board.view.board;
+    let me = match &caller {
+        Caller::User(u) => Some(u.name.to_string()),
+        _ => None,
+    };
+    Ok(render(&BoardPage {
+        title: state
+            .contests
+            .get(&id)
+            .map(|c| c.title.clone())
+            .unwrap_or_default(),
+        format: b.format.as_str(),
+        icpc: b.format == Format::Icpc,
+        frozen: b.frozen,
+        hidden: b.hidden,
+        version: board.view.version,
+        labels: b.problems.iter().map(|l| l.to_string()).collect(),
+        rows: b
+            .rows
+            .iter()
+            .map(|r| RowView {
+                rank: r.rank,
+                me: me.as_deref() == Some(r.user.as_str()),
+                user: r.user.clone(),
+                solved: r.solved,
+                penalty: r.penalty,
+                score: r.score,
+                cells: r.cells.iter().map(|c| cell_view(c, b.frozen)).collect(),
+            })
+            .collect(),
+        id,
+        nav,
+    }))
+}
