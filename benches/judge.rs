@@ -1,8 +1,9 @@
 //! Judge benchmarks (`cargo bench --bench judge`), medians over rounds measured in one run:
 //!
 //! 1. accept: submissions stored per second by `POST /api/submissions` under 32 concurrent
-//!    clients, with p50/p99 latency; baseline: `GET /api/problems` (HTTP alone, no database)
-//!    under the same load.
+//!    clients, with p50/p99 latency, on SQLite and then on PostgreSQL (a throwaway cluster
+//!    started by the bench, `initdb` + `postgres`; skipped with a note when none can start);
+//!    baseline: `GET /api/problems` (HTTP alone, no database) under the same load.
 //! 2. overhead: what the judge adds per test over the sandboxed runs themselves (claim,
 //!    scheduling, checker, storage), judging an accepted C solution through the real worker
 //!    and sandbox; baseline: the sandboxed run's own time per test.
@@ -19,8 +20,12 @@ use sudojudge::config::Config;
 use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed};
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{
-    Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome, StoreError,
+    Claimed, Lease, Location, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome,
+    Store, StoreError,
 };
+
+#[path = "../tests/fixtures/postgres.rs"]
+mod pg_fixture;
 use sudojudge::worker::{self, Problems, WorkerContext};
 use tokio::sync::{watch, Notify};
 
@@ -98,11 +103,8 @@ async fn load_round(base: &str, post: bool) -> (f64, Vec<Duration>) {
     (rate, all)
 }
 
-async fn bench_accept(config: &Config) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("bench.db"))
-        .await
-        .unwrap();
+/// The accept benchmark on `store` (`label` names it in the output).
+async fn bench_accept(config: &Config, label: &str, store: Store) {
     let state = AppState::new(
         config,
         store,
@@ -131,7 +133,7 @@ async fn bench_accept(config: &Config) {
     }
     let (rate, base_rate) = (median(&mut rates), median(&mut base_rates));
     println!(
-        "accept: {CLIENTS} clients x {POSTS_PER_CLIENT} POSTs, {n} rounds (medians)\n  \
+        "accept on {label}: {CLIENTS} clients x {POSTS_PER_CLIENT} POSTs, {n} rounds (medians)\n  \
          POST /api/submissions  {rate:8.0} stored/s   p50 {:6.2} ms   p99 {:6.2} ms\n  \
          GET  /api/problems     {base_rate:8.0} req/s      p99 {:6.2} ms   (baseline: HTTP, no database)\n  \
          ratio stored/baseline  {:.2}",
@@ -315,7 +317,21 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        bench_accept(&config).await;
+        let dir = tempfile::tempdir().unwrap();
+        let sqlite = Location::Sqlite(dir.path().join("bench.db"));
+        let store = Store::open(&sqlite, Lease::default()).await.unwrap();
+        bench_accept(&config, "SQLite", store).await;
+        // The same load on PostgreSQL, a throwaway cluster of the bench's own with its durable
+        // defaults: every commit is flushed to disk (SQLite's WAL at synchronous = NORMAL
+        // flushes at checkpoints only, so the comparison favours SQLite).
+        match pg_fixture::PgServer::start_durable() {
+            Ok(server) => {
+                let postgres = Location::Postgres(server.database());
+                let store = Store::open(&postgres, Lease::default()).await.unwrap();
+                bench_accept(&config, "PostgreSQL", store).await;
+            }
+            Err(why) => println!("accept on PostgreSQL: skipped, no cluster: {why}"),
+        }
         bench_overhead(&config).await;
     });
 }

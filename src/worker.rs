@@ -5,6 +5,10 @@
 //! it, runs its tests and stores the report. Idle workers sleep on a [`Notify`] that the server
 //! pokes on every new submission (with a slow poll as a safety net). On shutdown a worker stops
 //! taking work; a submission in flight is put back in the queue between two tests.
+//!
+//! - [`pool`]: the judging half of a node (`serve` or `worker`): workers, heartbeat, stop.
+//! - [`node`]: the node's name and the store it opens.
+//! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,6 +20,12 @@ use tokio::task::JoinHandle;
 use crate::judge::{CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeReport, Verdict};
 use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
+
+pub mod heartbeat;
+pub mod node;
+pub mod pool;
+
+pub use pool::{PoolSettings, WorkerPool};
 
 /// Loaded problems by id.
 pub type Problems = BTreeMap<String, Problem>;

@@ -154,6 +154,17 @@ pub fn rejudge(caller: &Caller, owner: Option<i64>) -> Decision {
     }
 }
 
+/// `GET /api/nodes` (the judging machines, their package hashes): hosts only; open mode is
+/// the host alone.
+pub fn list_nodes(caller: &Caller) -> Decision {
+    match caller {
+        Caller::Open => Decision::Allow,
+        Caller::Anonymous => Decision::Unauthenticated,
+        c if c.is_admin() => Decision::Allow,
+        _ => Decision::Forbidden,
+    }
+}
+
 /// `GET /api/me` and `POST /api/logout`: a signed-in user (open mode answers for the host).
 pub fn me(caller: &Caller) -> Decision {
     match caller {
@@ -218,6 +229,15 @@ mod tests {
         assert_eq!(list_submissions(&admin), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Open), Ok(SubmissionScope::All));
         assert_eq!(list_submissions(&Caller::Anonymous), Err(Unauthenticated));
+    }
+
+    #[test]
+    fn nodes_are_for_hosts() {
+        use Decision::*;
+        assert_eq!(list_nodes(&Caller::Open), Allow);
+        assert_eq!(list_nodes(&user(1, Role::Admin)), Allow);
+        assert_eq!(list_nodes(&user(2, Role::Contestant)), Forbidden);
+        assert_eq!(list_nodes(&Caller::Anonymous), Unauthenticated);
     }
 
     #[test]

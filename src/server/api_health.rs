@@ -4,11 +4,13 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 
-use crate::store::Queue;
+use crate::store::{NodeStore, Queue};
 
 use super::state::AppState;
 
-/// `{"ok","queue_depth","workers","sandbox"}`; 503 when the database does not answer.
+/// `{"ok","queue_depth","workers","sandbox","nodes"}`; 503 when the database does not answer.
+/// `nodes` lists every node on the database (name, kind, slots, heartbeat age, alive);
+/// their package hashes are in the admins' `GET /api/nodes`.
 #[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "the daemon is up", body = super::openapi::Health),
@@ -19,11 +21,24 @@ pub async fn get(State(state): State<AppState>) -> (StatusCode, Json<serde_json:
         Ok(d) => (true, Some(d), None),
         Err(e) => (false, None, Some(e.to_string())),
     };
+    let nodes: Vec<serde_json::Value> = match state.store.list_nodes().await {
+        Ok(nodes) => nodes
+            .into_iter()
+            .map(|n| {
+                serde_json::json!({
+                    "name": n.name, "kind": n.kind, "slots": n.slots,
+                    "heartbeat_age_ms": n.heartbeat_age_ms, "alive": n.alive,
+                })
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
     let mut body = serde_json::json!({
         "ok": ok,
         "queue_depth": depth,
         "workers": state.workers,
         "sandbox": *state.sandbox,
+        "nodes": nodes,
     });
     if let Some(e) = error {
         body["error"] = serde_json::json!({"code": "storage", "message": e});

@@ -9,9 +9,10 @@ use tokio::task::JoinHandle;
 
 use crate::accounts::access;
 use crate::config::Config;
-use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
-use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
-use crate::worker::{self, Problems, WorkerContext};
+use crate::judge::{CustomRun, Executor, ExecutorError, JudgeSettings, RunnerPool};
+use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError};
+use crate::worker::node::{node_name, open_store};
+use crate::worker::{PoolSettings, Problems, WorkerPool};
 
 use super::listener::{self, ConnectionLimits};
 use super::state::AppState;
@@ -49,13 +50,16 @@ pub struct Daemon {
     workers: usize,
     stop: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
-    worker_handles: Vec<JoinHandle<()>>,
-    store: SqliteStore,
-    _owner: DatabaseOwner,
+    pool: WorkerPool,
+    store: Store,
+    _owner: Option<DatabaseOwner>,
 }
 
-/// The number of workers a config asks for (0 = one per CPU core).
+/// The number of workers a config asks for (0 = one per CPU core; none when `judge` is off).
 pub fn worker_count(config: &Config) -> usize {
+    if !config.server.judge {
+        return 0;
+    }
     match config.server.workers {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -63,9 +67,9 @@ pub fn worker_count(config: &Config) -> usize {
 }
 
 impl Daemon {
-    /// Claims the database (one daemon per file), opens the store, requeues what a crash left
-    /// in flight, starts the workers (slots `0..workers`), the custom-run pool (the next
-    /// `[run] slots` slots) and the listener.
+    /// Opens the store (claiming a SQLite file for this daemon alone), requeues what a crash
+    /// left in flight, registers the node, starts the workers (slots `0..workers`), the
+    /// custom-run pool (the next `[run] slots` slots) and the listener.
     pub async fn start<E, F>(
         config: &Config,
         problems: Problems,
@@ -76,17 +80,7 @@ impl Daemon {
         E: Executor,
         F: FnMut(usize) -> Result<E, ExecutorError>,
     {
-        let owner = DatabaseOwner::claim(&config.server.database)?;
-        let store = SqliteStore::open(&config.server.database).await?;
-        let stale = store.requeue_stale(config.queue.max_attempts).await?;
-        if stale.requeued > 0 || stale.failed > 0 {
-            tracing::warn!(
-                requeued = stale.requeued,
-                failed = stale.failed,
-                "submissions left in flight by a crash: queued again, or SE after {} attempts",
-                config.queue.max_attempts
-            );
-        }
+        let (store, owner) = open_store(config, &node_name(config, NodeKind::Serve)).await?;
         let workers = worker_count(config);
         let settings = JudgeSettings::from_config(config);
         let problems = Arc::new(problems);
@@ -121,21 +115,19 @@ impl Daemon {
         access::check_listen(config.accounts.auth, users, addr.ip().is_loopback())
             .map_err(DaemonError::OpenMode)?;
 
-        let ctx = WorkerContext {
-            queue: Arc::new(store.clone()),
-            problems: Arc::clone(&problems),
-            wake: Arc::clone(&wake),
-            shutdown: stop_rx.clone(),
-            max_attempts: config.queue.max_attempts,
-        };
-        let worker_handles = executors
-            .into_iter()
-            .enumerate()
-            .map(|(slot, e)| {
-                let judge = Judge::new(e, settings.clone());
-                worker::spawn(format!("w{slot}"), judge, ctx.clone())
-            })
-            .collect();
+        let pool = WorkerPool::start(
+            store.clone(),
+            Arc::clone(&problems),
+            executors,
+            PoolSettings {
+                kind: NodeKind::Serve,
+                judge: settings,
+                max_attempts: config.queue.max_attempts,
+                hashes: Default::default(),
+            },
+            Arc::clone(&wake),
+        )
+        .await?;
 
         let run_slots = runner.size();
         let state = AppState::new(
@@ -164,7 +156,7 @@ impl Daemon {
             workers,
             stop,
             server,
-            worker_handles,
+            pool,
             store,
             _owner: owner,
         })
@@ -181,7 +173,7 @@ impl Daemon {
     }
 
     /// The store (benchmarks and tests read it directly).
-    pub fn store(&self) -> &SqliteStore {
+    pub fn store(&self) -> &Store {
         &self.store
     }
 
@@ -194,11 +186,7 @@ impl Daemon {
             Ok(Err(e)) => tracing::error!(error = %e, "HTTP server failed"),
             Err(e) => tracing::error!(error = %e, "HTTP server task failed"),
         }
-        for handle in self.worker_handles {
-            if let Err(e) = handle.await {
-                tracing::error!(error = %e, "worker task failed");
-            }
-        }
+        self.pool.shutdown().await;
         if let Ok(depth) = self.store.depth().await {
             tracing::info!(queue_depth = depth, "stopped");
         }

@@ -2,7 +2,8 @@
 //!
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
-//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me).
+//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
+//!   nodes).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
@@ -12,6 +13,7 @@
 
 pub mod api_auth;
 pub mod api_health;
+pub mod api_nodes;
 pub mod api_problems;
 pub mod api_runs;
 pub mod api_submissions;
@@ -61,6 +63,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ("/api/login", post(api_auth::login)),
         ("/api/logout", post(api_auth::logout)),
         ("/api/me", get(api_auth::me)),
+        ("/api/nodes", get(api_nodes::list)),
         ("/api/openapi.json", get(openapi::get)),
     ]
 }

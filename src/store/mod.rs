@@ -1,23 +1,45 @@
-//! Persistence with sqlx on SQLite: submissions, per-test results and the judging queue.
+//! Persistence with sqlx on SQLite (one daemon) or PostgreSQL (several nodes): submissions,
+//! per-test results, accounts, the judging queue with leases, and the nodes.
 //!
 //! - [`model`]: the stored shapes (status, submissions as the API shows them).
 //! - [`queue`]: the [`Queue`] trait the server and workers depend on.
-//! - [`sqlite`]: [`SqliteStore`], the SQLite implementation (WAL, `BEGIN IMMEDIATE` writes).
 //! - [`accounts`]: the [`AccountStore`] trait: users, tokens, submission owners.
-//! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a database.
+//! - [`nodes`]: the [`NodeStore`] trait: node registration, heartbeats, lease expiry.
+//! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
+//! - [`location`]: [`Location`], which store a `--database` setting names.
+//! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes), with `sqlite_accounts.rs`
+//!   and `sqlite_nodes.rs`.
+//! - [`postgres`]: [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), with
+//!   `postgres_queue.rs`, `postgres_accounts.rs` and `postgres_nodes.rs`.
+//! - [`any`]: [`Store`], either of the two behind the same traits.
+//! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
 pub mod accounts;
+pub mod any;
+pub mod lease;
+pub mod location;
 pub mod model;
+pub mod nodes;
 pub mod owner;
+pub mod postgres;
+mod postgres_accounts;
+mod postgres_nodes;
+mod postgres_queue;
 pub mod queue;
 pub mod sqlite;
 mod sqlite_accounts;
+mod sqlite_nodes;
 
 use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
+pub use any::Store;
+pub use lease::{Lease, DEFAULT_LEASE};
+pub use location::Location;
 pub use model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission};
+pub use nodes::{Node, NodeKind, NodeRegistration, NodeStore};
 pub use owner::DatabaseOwner;
+pub use postgres::PgStore;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
 
@@ -70,6 +92,22 @@ pub enum StoreError {
     /// Applying the migrations failed.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The PostgreSQL server could not be reached or refused the connection.
+    #[error("cannot connect to {url}: {source}")]
+    Connect {
+        /// The URL, without its password.
+        url: String,
+        /// Why.
+        source: sqlx::Error,
+    },
+    /// A stored node makes no sense (edited by hand, or a newer schema).
+    #[error("node {name}: corrupt stored value: {what}")]
+    CorruptNode {
+        /// The node's name.
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
@@ -132,6 +170,10 @@ fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
+mod backends;
+#[cfg(test)]
 mod fair_tests;
+#[cfg(test)]
+mod lease_tests;
 #[cfg(test)]
 mod tests;
