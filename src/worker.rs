@@ -166,7 +166,9 @@ async fn process<Q: Queue, E: Executor>(
         }
         Some(cause) => gave_up(report, attempt, &cause),
     };
-    store_report(name, ctx, id, attempt, &report).await;
+    if !store_report(name, ctx, id, attempt, &report).await {
+        return;
+    }
     tracing::info!(
         id,
         problem = %report.problem,
@@ -191,19 +193,21 @@ fn gave_up(mut report: JudgeReport, attempts: i64, cause: &str) -> JudgeReport {
     report
 }
 
+/// Stores the report; `false` when it was not stored (the claim went stale: another node
+/// holds the submission now, or a rejudge reset it; or the database kept failing).
 async fn store_report<Q: Queue>(
     name: &str,
     ctx: &WorkerContext<Q>,
     id: i64,
     attempt: i64,
     report: &JudgeReport,
-) {
+) -> bool {
     for try_no in 1..=3 {
         match ctx.queue.complete(id, attempt, report).await {
-            Ok(true) => return,
+            Ok(true) => return true,
             Ok(false) => {
                 tracing::warn!(worker = %name, id, attempt, "stale claim: result dropped");
-                return;
+                return false;
             }
             Err(e) => {
                 tracing::error!(worker = %name, id, try_no, error = %e, "cannot store result");
@@ -211,6 +215,7 @@ async fn store_report<Q: Queue>(
             }
         }
     }
+    false
 }
 
 #[cfg(test)]

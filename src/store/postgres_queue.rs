@@ -175,7 +175,7 @@ impl Queue for PgStore {
         let updated = sqlx::query(
             "UPDATE submissions
              SET status = 'done', verdict = $1, score = $2, time_ms = $3, memory_kib = $4,
-                 compile_ok = $5, compile_log = $6, message = $7, degraded = $8, worker = NULL,
+                 compile_ok = $5, compile_log = $6, message = $7, degraded = $8,
                  lease_owner = NULL, lease_expires_at = NULL, finished_at = sj_now()
              WHERE id = $9 AND attempt = $10 AND status IN ('compiling', 'running')",
         )

@@ -255,7 +255,7 @@ impl Queue for SqliteStore {
         let updated = sqlx::query(&format!(
             "UPDATE submissions
              SET status = 'done', verdict = ?, score = ?, time_ms = ?, memory_kib = ?,
-                 compile_ok = ?, compile_log = ?, message = ?, degraded = ?, worker = NULL,
+                 compile_ok = ?, compile_log = ?, message = ?, degraded = ?,
                  lease_owner = NULL, lease_expires_at = NULL, finished_at = {NOW}
              WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')"
         ))
