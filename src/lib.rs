@@ -18,9 +18,11 @@
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
 //! - [`languages`]: the language table: compile and run commands per language.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
-//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue.
+//! - [`store`]: sqlx persistence on SQLite or PostgreSQL: submissions, test results, the
+//!   queue with leases, accounts, nodes.
 //! - [`server`]: the axum HTTP API.
-//! - [`worker`]: takes queued submissions and judges them.
+//! - [`worker`]: takes queued submissions and judges them; the heartbeat and the worker pool
+//!   of `serve` and `worker` nodes.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference

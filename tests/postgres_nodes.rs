@@ -104,22 +104,6 @@ impl Drop for Worker {
     }
 }
 
-/// A Python solution of the small package: right on its three inputs, or always 5 (wrong).
-/// Each source differs (a comment), as real submissions do.
-fn source(i: usize, right: bool, sample_in: &str, sample_ans: &str) -> String {
-    if right {
-        format!(
-            "# {i}\nimport sys\ngrid = ''.join(sys.stdin.read().split())\n\
-             answers = {{'0' * 81: '0', '1' * 81: '9', {sample:?}: {ans:?}}}\n\
-             print(answers.get(grid, '5'))\n",
-            sample = sample_in.split_whitespace().collect::<String>(),
-            ans = sample_ans.trim(),
-        )
-    } else {
-        format!("# {i}\nprint(5)\n")
-    }
-}
-
 async fn count(pool: &PgPool, sql: &str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
@@ -158,12 +142,10 @@ async fn three_workers_and_an_api_node_judge_300_submissions_exactly_once() {
     let problems = dir.path().join("problems");
     let extra = format!("[queue]\nlease_ms = {LEASE_MS}\n[server]\nmax_queued = 1000\n");
     let config = daemon::write_config(dir.path(), &problems, &extra);
-    let sample_in = std::fs::read_to_string(pkg.join("data/sample/1.in")).unwrap();
-    let sample_ans = std::fs::read_to_string(pkg.join("data/sample/1.ans")).unwrap();
     let sources: Vec<(String, bool)> = (0..300)
         .map(|i| {
             let right = i % 3 != 0;
-            (source(i, right, &sample_in, &sample_ans), right)
+            (package::python_solution(&pkg, i, right), right)
         })
         .collect();
 

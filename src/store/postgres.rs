@@ -115,6 +115,14 @@ impl PgStore {
         rows.into_iter().map(to_submission).collect()
     }
 
+    /// Submissions judged (`done`), for benchmarks that wait for a batch.
+    pub async fn count_done(&self) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'done'")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     /// Pokes `wake` whenever any node queues a submission, until the process ends; the
     /// listener reconnects by itself after a lost connection (sqlx re-`LISTEN`s).
     pub async fn forward_queue_notifications(&self, wake: Arc<Notify>) -> Result<(), StoreError> {
