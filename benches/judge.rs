@@ -26,23 +26,14 @@ use sudojudge::store::{
 
 #[path = "../tests/fixtures/postgres.rs"]
 mod pg_fixture;
+mod support;
+
 use sudojudge::worker::{self, Problems, WorkerContext};
+use support::{median, rounds};
 use tokio::sync::{watch, Notify};
 
 const CLIENTS: usize = 32;
 const POSTS_PER_CLIENT: usize = 100;
-
-fn rounds(default: usize) -> usize {
-    std::env::var("SUDOJUDGE_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -310,7 +301,10 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let config = Config::embedded().expect("embedded config");
+    let mut config = Config::embedded().expect("embedded config");
+    // The accept rounds store 3,200 submissions each and nothing judges them: the queue's cap
+    // (`[server] max_queued`, 1,000 by default, a 503 past it) would end the first round.
+    config.server.max_queued = u64::MAX;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -13,6 +13,7 @@
 mod package;
 #[path = "../tests/fixtures/postgres.rs"]
 mod pg_fixture;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -20,18 +21,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use sudojudge::store::{Lease, Location, NewSubmission, Queue, Store};
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
+use support::{env_or, median};
 
 /// Starts `sudojudge worker --slots 1` as node `name`; waits until it judges.
 fn start_worker(config: &Path, url: &str, name: &str, log: &Path) -> Child {

@@ -108,6 +108,14 @@ async fn count(pool: &PgPool, sql: &str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
 }
 
+/// The query counting the claims node `node` holds.
+fn claims_of(node: &str) -> String {
+    format!(
+        "SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')
+           AND lease_owner LIKE '{node}#%'"
+    )
+}
+
 async fn wait_for(pool: &PgPool, sql: &str, at_least: i64, limit: Duration, what: &str) {
     let started = Instant::now();
     loop {
@@ -177,20 +185,14 @@ async fn three_workers_and_an_api_node_judge_300_submissions_exactly_once() {
     let mut ids = submit_all(&c, &api, &sources[..150]).await;
     wait_for(
         &pool,
-        "SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')
-           AND lease_owner LIKE 'w1#%'",
+        &claims_of("w1"),
         1,
         Duration::from_secs(60),
         "w1 judging",
     )
     .await;
     workers[0].kill9();
-    let orphaned = count(
-        &pool,
-        "SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')
-           AND lease_owner LIKE 'w1#%'",
-    )
-    .await;
+    let orphaned = count(&pool, &claims_of("w1")).await;
     // Restart the API node in the middle (SIGTERM, then a new process on the same database).
     assert!(api.terminate(Duration::from_secs(30)).success());
     api = Daemon::start_with(dir.path(), Path::new(&url), &problems, 0, &extra);
@@ -199,8 +201,7 @@ async fn three_workers_and_an_api_node_judge_300_submissions_exactly_once() {
     // SIGTERM on w2 while it judges: it returns its claims at once (not after a lease).
     wait_for(
         &pool,
-        "SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')
-           AND lease_owner LIKE 'w2#%'",
+        &claims_of("w2"),
         1,
         Duration::from_secs(60),
         "w2 judging",
@@ -213,12 +214,7 @@ async fn three_workers_and_an_api_node_judge_300_submissions_exactly_once() {
         workers[1].log()
     );
     assert_eq!(
-        count(
-            &pool,
-            "SELECT COUNT(*) FROM submissions WHERE status IN ('compiling', 'running')
-               AND lease_owner LIKE 'w2#%'"
-        )
-        .await,
+        count(&pool, &claims_of("w2")).await,
         0,
         "w2 left claims behind after SIGTERM ({took:?})"
     );

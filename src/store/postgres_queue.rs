@@ -17,6 +17,15 @@ const FAIR_NEXT: &str = "SELECT q.id FROM submissions q WHERE q.status = 'queued
               q.queued_at, q.id
      LIMIT 1 FOR UPDATE SKIP LOCKED";
 
+/// Wakes idle workers on every node when the transaction commits (`NOTIFY` is delivered then).
+async fn notify_queue(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_notify($1, '')")
+        .bind(QUEUE_CHANNEL)
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
 async fn insert_queued(
     tx: &mut sqlx::PgConnection,
     new: &NewSubmission,
@@ -32,10 +41,7 @@ async fn insert_queued(
     .fetch_one(&mut *tx)
     .await?;
     // Delivered at commit: idle workers on every node wake up.
-    sqlx::query("SELECT pg_notify($1, '')")
-        .bind(QUEUE_CHANNEL)
-        .execute(&mut *tx)
-        .await?;
+    notify_queue(&mut *tx).await?;
     Ok(id)
 }
 
@@ -95,10 +101,7 @@ pub(super) async fn requeue_lost(
     .await?
     .rows_affected();
     if requeued > 0 {
-        sqlx::query("SELECT pg_notify($1, '')")
-            .bind(QUEUE_CHANNEL)
-            .execute(&mut *tx)
-            .await?;
+        notify_queue(&mut tx).await?;
     }
     tx.commit().await?;
     Ok(StaleOutcome { requeued, failed })
@@ -112,27 +115,34 @@ impl Queue for PgStore {
         Ok(id)
     }
 
+    /// The count and the insert are one statement, without a lock: enqueuers never wait for
+    /// each other (a global lock would serialise every commit's flush), and concurrent ones
+    /// may overshoot `max_queued` by at most their number (the connections of the API nodes),
+    /// which keeps the bound's purpose: a flood cannot fill the disk.
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
         max_queued: u64,
     ) -> Result<Option<i64>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        // One enqueuer at a time (other transactions go on): the count and the insert agree.
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('sudojudge_enqueue'))")
-            .execute(&mut *tx)
-            .await?;
-        let depth: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
-                .fetch_one(&mut *tx)
-                .await?;
-        if u64::try_from(depth).unwrap_or(0) >= max_queued {
-            tx.rollback().await?;
-            return Ok(None);
+        let id: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO submissions (problem, language, source, user_id)
+             SELECT $1, $2, $3, $4
+             WHERE (SELECT COUNT(*) FROM submissions WHERE status = 'queued') < $5
+             RETURNING id",
+        )
+        .bind(&new.problem)
+        .bind(&new.language)
+        .bind(&new.source)
+        .bind(new.owner)
+        .bind(i64::try_from(max_queued).unwrap_or(i64::MAX))
+        .fetch_optional(&mut *tx)
+        .await?;
+        if id.is_some() {
+            notify_queue(&mut tx).await?;
         }
-        let id = insert_queued(&mut tx, &new).await?;
         tx.commit().await?;
-        Ok(Some(id))
+        Ok(id)
     }
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
@@ -239,10 +249,7 @@ impl Queue for PgStore {
         .await?
         .rows_affected();
         if n > 0 {
-            sqlx::query("SELECT pg_notify($1, '')")
-                .bind(QUEUE_CHANNEL)
-                .execute(&mut *tx)
-                .await?;
+            notify_queue(&mut tx).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -282,10 +289,7 @@ impl Queue for PgStore {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query("SELECT pg_notify($1, '')")
-                    .bind(QUEUE_CHANNEL)
-                    .execute(&mut *tx)
-                    .await?;
+                notify_queue(&mut tx).await?;
                 RejudgeOutcome::Requeued
             }
         };

@@ -47,7 +47,21 @@ both!(
     list_is_newest_first_with_filters,
     data_survives_reopening,
     a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound,
+    a_full_queue_stores_nothing,
 );
+
+async fn a_full_queue_stores_nothing(b: &Backend) {
+    let s = b.open().await;
+    for _ in 0..3 {
+        assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+    }
+    assert_eq!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap(), None);
+    assert_eq!(s.depth().await.unwrap(), 3);
+    // A claim makes room.
+    s.claim("w0").await.unwrap().unwrap();
+    assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+    assert_eq!(s.list(None, 10, None).await.unwrap().len(), 4);
+}
 
 async fn creates_the_store_and_claims_oldest_first_exactly_once(b: &Backend) {
     let s = b.open().await;

@@ -18,7 +18,6 @@ pub struct WorkerPool {
     stop: watch::Sender<bool>,
     handles: Vec<JoinHandle<()>>,
     heartbeat: JoinHandle<()>,
-    workers: usize,
 }
 
 /// What a pool starts with.
@@ -89,18 +88,7 @@ impl WorkerPool {
             stop,
             handles,
             heartbeat,
-            workers,
         })
-    }
-
-    /// Number of workers.
-    pub fn workers(&self) -> usize {
-        self.workers
-    }
-
-    /// The store the pool claims from.
-    pub fn store(&self) -> &Store {
-        &self.store
     }
 
     /// Stops the workers (each puts its submission back in the queue at the next test, or
