@@ -1,8 +1,9 @@
 //! Judge benchmarks (`cargo bench --bench judge`), medians over rounds measured in one run:
 //!
 //! 1. accept: submissions stored per second by `POST /api/submissions` under 32 concurrent
-//!    clients, with p50/p99 latency; baseline: `GET /api/problems` (HTTP alone, no database)
-//!    under the same load.
+//!    clients, with p50/p99 latency, on SQLite and then on PostgreSQL (a throwaway cluster
+//!    started by the bench, `initdb` + `postgres`; skipped with a note when none can start);
+//!    baseline: `GET /api/problems` (HTTP alone, no database) under the same load.
 //! 2. overhead: what the judge adds per test over the sandboxed runs themselves (claim,
 //!    scheduling, checker, storage), judging an accepted C solution through the real worker
 //!    and sandbox; baseline: the sandboxed run's own time per test.
@@ -19,25 +20,20 @@ use sudojudge::config::Config;
 use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed};
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{
-    Claimed, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome, StoreError,
+    Claimed, Lease, Location, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome,
+    Store, StoreError,
 };
+
+#[path = "../tests/fixtures/postgres.rs"]
+mod pg_fixture;
+mod support;
+
 use sudojudge::worker::{self, Problems, WorkerContext};
+use support::{median, rounds};
 use tokio::sync::{watch, Notify};
 
 const CLIENTS: usize = 32;
 const POSTS_PER_CLIENT: usize = 100;
-
-fn rounds(default: usize) -> usize {
-    std::env::var("SUDOJUDGE_BENCH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
@@ -98,11 +94,8 @@ async fn load_round(base: &str, post: bool) -> (f64, Vec<Duration>) {
     (rate, all)
 }
 
-async fn bench_accept(config: &Config) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(&dir.path().join("bench.db"))
-        .await
-        .unwrap();
+/// The accept benchmark on `store` (`label` names it in the output).
+async fn bench_accept(config: &Config, label: &str, store: Store) {
     let state = AppState::new(
         config,
         store,
@@ -131,7 +124,7 @@ async fn bench_accept(config: &Config) {
     }
     let (rate, base_rate) = (median(&mut rates), median(&mut base_rates));
     println!(
-        "accept: {CLIENTS} clients x {POSTS_PER_CLIENT} POSTs, {n} rounds (medians)\n  \
+        "accept on {label}: {CLIENTS} clients x {POSTS_PER_CLIENT} POSTs, {n} rounds (medians)\n  \
          POST /api/submissions  {rate:8.0} stored/s   p50 {:6.2} ms   p99 {:6.2} ms\n  \
          GET  /api/problems     {base_rate:8.0} req/s      p99 {:6.2} ms   (baseline: HTTP, no database)\n  \
          ratio stored/baseline  {:.2}",
@@ -311,14 +304,31 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let config = Config::embedded().expect("embedded config");
+    let mut config = Config::embedded().expect("embedded config");
+    // The accept rounds store 3,200 submissions each and nothing judges them: the queue's cap
+    // (`[server] max_queued`, 1,000 by default, a 503 past it) would end the first round.
+    config.server.max_queued = u64::MAX;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        bench_accept(&config).await;
+        let dir = tempfile::tempdir().unwrap();
+        let sqlite = Location::Sqlite(dir.path().join("bench.db"));
+        let store = Store::open(&sqlite, Lease::default()).await.unwrap();
+        bench_accept(&config, "SQLite", store).await;
+        // The same load on PostgreSQL, a throwaway cluster of the bench's own with its durable
+        // defaults: every commit is flushed to disk (SQLite's WAL at synchronous = NORMAL
+        // flushes at checkpoints only, so the comparison favours SQLite).
+        match pg_fixture::PgServer::start_durable() {
+            Ok(server) => {
+                let postgres = Location::Postgres(server.database());
+                let store = Store::open(&postgres, Lease::default()).await.unwrap();
+                bench_accept(&config, "PostgreSQL", store).await;
+            }
+            Err(why) => println!("accept on PostgreSQL: skipped, no cluster: {why}"),
+        }
         bench_overhead(&config).await;
     });
 }

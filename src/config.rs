@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-pub use locate::{locate, ConfigSource};
+pub use locate::{is_postgres_url, locate, ConfigSource};
 pub use toolchain::Toolchains;
 
 /// The built-in defaults (the repository's `config.toml` at build time).
@@ -96,11 +96,11 @@ pub struct NodeConfig {
     /// First uid of the node's slots; default for a named node: derived from its name.
     #[serde(default)]
     pub uid_base: Option<u32>,
-    /// The node's box folder; default for a named node: `<[sandbox] box_root>.<name>`.
+    /// The node's box folder; default for a named node: `<[sandbox] box_root>-<name>`.
     #[serde(default)]
     pub box_root: Option<PathBuf>,
     /// The node's cgroup folder name; default for a named node:
-    /// `<[sandbox] cgroup_name>.<name>`.
+    /// `<[sandbox] cgroup_name>-<name>`.
     #[serde(default)]
     pub cgroup_name: Option<String>,
     /// The node's slot lock folder; default: `[sandbox] slot_locks`, shared host-wide (lock
@@ -127,11 +127,22 @@ pub struct QueueConfig {
     /// Claims of one submission before it is stored as `SE` with the judge's failure as the
     /// cause (a submission that crashes the daemon every time ends there, not in a loop).
     pub max_attempts: u32,
+    /// Length of a claim's lease, in milliseconds: a node renews its leases by a heartbeat
+    /// every third of it; on PostgreSQL a node silent this long loses its claims to the others.
+    #[serde(default = "default_lease_ms")]
+    pub lease_ms: u64,
+}
+
+fn default_lease_ms() -> u64 {
+    30_000
 }
 
 impl Default for QueueConfig {
     fn default() -> QueueConfig {
-        QueueConfig { max_attempts: 3 }
+        QueueConfig {
+            max_attempts: 3,
+            lease_ms: default_lease_ms(),
+        }
     }
 }
 
@@ -141,10 +152,15 @@ impl Default for QueueConfig {
 pub struct ServerConfig {
     /// Address the HTTP API listens on.
     pub listen: String,
-    /// SQLite database file, created on first start.
+    /// SQLite database file, created on first start (`sqlite:` in front is allowed), or a
+    /// PostgreSQL URL (`postgres://user:password@host/db`) shared by several nodes.
     pub database: PathBuf,
     /// Judging workers; 0 means one per CPU core.
     pub workers: usize,
+    /// Whether this node judges at all (`serve --workers 0` sets it false: an API-only node
+    /// in front of worker nodes on PostgreSQL).
+    #[serde(default = "default_judge")]
+    pub judge: bool,
     /// Largest accepted source, in KiB.
     pub max_source_kib: u64,
     /// What the API shows of secret tests (see [`Feedback`]).
@@ -184,6 +200,10 @@ pub enum Feedback {
     /// Secret tests: verdict, time and memory, and a fixed phrase per verdict.
     #[default]
     Contestant,
+}
+
+fn default_judge() -> bool {
+    true
 }
 
 fn default_max_queued() -> u64 {

@@ -18,12 +18,14 @@
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
 //! - [`languages`]: the language table: compile and run commands per language.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
-//! - [`store`]: sqlx persistence on SQLite: submissions, test results, the queue, accounts,
-//!   contests' runtime state (participations, the board's version, clarifications).
+//! - [`store`]: sqlx persistence on SQLite or PostgreSQL: submissions, test results, the
+//!   queue with leases, accounts, nodes, contests' runtime state (participations, the
+//!   board's version, clarifications).
 //! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the contest services it shares
 //!   with the web pages, the daemon.
 //! - [`web`]: the web pages (server-rendered templates) the daemon serves beside the API.
-//! - [`worker`]: takes queued submissions and judges them.
+//! - [`worker`]: takes queued submissions and judges them; the heartbeat and the worker pool
+//!   of `serve` and `worker` nodes.
 //! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
 //!   cgroup folder), so several nodes share one machine.
 //! - [`metrics`]: the Prometheus counters, gauges and histogram behind `GET /metrics`, one

@@ -5,6 +5,10 @@
 //! it, runs its tests and stores the report. Idle workers sleep on a [`Notify`] that the server
 //! pokes on every new submission (with a slow poll as a safety net). On shutdown a worker stops
 //! taking work; a submission in flight is put back in the queue between two tests.
+//!
+//! - [`pool`]: the judging half of a node (`serve` or `worker`): workers, heartbeat, stop.
+//! - [`node`]: the store a node opens (SQLite locked for it alone, or a shared PostgreSQL).
+//! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -19,6 +23,12 @@ use crate::judge::{
 use crate::metrics::Metrics;
 use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
+
+pub mod heartbeat;
+pub mod node;
+pub mod pool;
+
+pub use pool::{PoolSettings, WorkerPool};
 
 /// Loaded problems by id.
 pub type Problems = BTreeMap<String, Problem>;
@@ -187,10 +197,11 @@ async fn process<Q: Queue, E: Executor>(
         }
         Some(cause) => gave_up(report, attempt, &cause),
     };
-    if store_report(name, ctx, id, attempt, &report).await {
-        ctx.metrics
-            .judged(&report.problem, report.verdict.as_str(), started.elapsed());
+    if !store_report(name, ctx, id, attempt, &report).await {
+        return;
     }
+    ctx.metrics
+        .judged(&report.problem, report.verdict.as_str(), started.elapsed());
     tracing::info!(
         id,
         problem = %report.problem,
@@ -215,7 +226,8 @@ fn gave_up(mut report: JudgeReport, attempts: i64, cause: &str) -> JudgeReport {
     report
 }
 
-/// Stores the result; `true` when it was stored (not dropped as stale, not lost to errors).
+/// Stores the report; `false` when it was not stored (the claim went stale: another node
+/// holds the submission now, or a rejudge reset it; or the database kept failing).
 async fn store_report<Q: Queue>(
     name: &str,
     ctx: &WorkerContext<Q>,

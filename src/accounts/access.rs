@@ -187,6 +187,11 @@ pub fn administer(caller: &Caller) -> Decision {
     }
 }
 
+/// `GET /api/nodes` (the judging machines, their package hashes): the host's business.
+pub fn list_nodes(caller: &Caller) -> Decision {
+    administer(caller)
+}
+
 /// `GET /api/me` and `POST /api/logout`: a signed-in user (open mode answers for the host).
 pub fn me(caller: &Caller) -> Decision {
     match caller {

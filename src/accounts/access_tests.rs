@@ -180,3 +180,12 @@ fn metrics_are_the_hosts() {
         assert_eq!(read_metrics(caller, true), with_token, "{caller:?}");
     }
 }
+
+#[test]
+fn nodes_are_for_hosts() {
+    use Decision::*;
+    assert_eq!(list_nodes(&Caller::Open), Allow);
+    assert_eq!(list_nodes(&user(1, Role::Admin)), Allow);
+    assert_eq!(list_nodes(&user(2, Role::Contestant)), Forbidden);
+    assert_eq!(list_nodes(&Caller::Anonymous), Unauthenticated);
+}

@@ -23,6 +23,7 @@ mod user;
 mod verify;
 mod verify_contests;
 mod verify_judging;
+mod worker;
 
 /// sudojudge: an online judge for three Sudoku problems.
 #[derive(Debug, Parser)]
@@ -64,6 +65,8 @@ pub enum Command {
     Doctor(doctor::Args),
     /// Accounts: add, import, list, disable, enable, token.
     User(user::Args),
+    /// A judge-only node on a shared PostgreSQL database (no HTTP).
+    Worker(worker::Args),
     /// Internal: the single-threaded sandbox helper (reads a box spec on stdin).
     #[command(name = "__sandbox-init", hide = true)]
     SandboxInit,
@@ -140,6 +143,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(args) => status::run(config, args),
         Command::Doctor(args) => doctor::run(config, args),
         Command::User(args) => user::run(config, args),
+        Command::Worker(args) => worker::run(config, args),
         Command::SandboxInit => Ok(ExitCode::from(
             u8::try_from(sudojudge::sandbox::helper_main()).unwrap_or(1),
         )),

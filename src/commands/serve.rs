@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use sudojudge::config::Config;
 use sudojudge::judge::{ExecutorError, SandboxExecutor};
+use sudojudge::node::NodeIdentity;
 use sudojudge::server::Daemon;
 use sudojudge::worker::Problems;
 
@@ -19,10 +21,11 @@ pub struct Args {
     /// HOST may be a name (overrides the config).
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
-    /// SQLite database file (overrides the config).
+    /// SQLite database file, or a PostgreSQL URL `postgres://...` (overrides the config).
     #[arg(long)]
     pub database: Option<PathBuf>,
-    /// Number of judging workers (overrides the config).
+    /// Number of judging workers (overrides the config); 0: none, this node only serves the
+    /// API (worker nodes judge).
     #[arg(long)]
     pub workers: Option<usize>,
     /// This node's name (overrides `[node] name`; default: this host's name). A named node
@@ -37,15 +40,51 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     if let Some(database) = args.database {
         config.server.database = database;
     }
-    if let Some(workers) = args.workers {
-        config.server.workers = workers;
+    match args.workers {
+        Some(0) => config.server.judge = false,
+        Some(workers) => config.server.workers = workers,
+        None => {}
     }
-    let node = sudojudge::node::NodeIdentity::from_config(&config, args.node.as_deref())?;
+    let node = NodeIdentity::from_config(&config, args.node.as_deref())?;
     node.apply(&mut config);
     config.server.listen = listen_address(
         args.listen.as_deref().unwrap_or(&config.server.listen),
         &config.server.listen,
     );
+    init_logging();
+    let (sandbox_info, problems) = prepare_judging(&config, &node)?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        // Each worker and custom-run executor leases the lowest slot free on the host.
+        let pages = sudojudge::web::routes();
+        let daemon = Daemon::start(&config, problems, sandbox_info, pages, |_| {
+            SandboxExecutor::any(&config).map_err(|e| ExecutorError(e.to_string()))
+        })
+        .await
+        .context("starting the daemon")?;
+        tracing::info!(
+            addr = %daemon.addr(),
+            workers = daemon.workers(),
+            database = %sudojudge::store::Location::parse(&config.server.database).display(),
+            "sudojudge listening"
+        );
+        // Tests and scripts read the bound address from this line (port 0 picks one).
+        println!("listening on http://{}", daemon.addr());
+        let _ = std::io::stdout().flush();
+        wait_for_signal().await?;
+        tracing::info!("shutting down: no new work, in-flight submissions are requeued");
+        daemon.shutdown().await;
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Logs to stderr at `RUST_LOG`'s level (default info), coloured on a terminal.
+pub(super) fn init_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -54,7 +93,15 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+}
 
+/// What a judging node checks before it starts: the toolchains (logged), the sandbox (an
+/// error unless degraded mode is allowed; its capabilities for the health endpoint) and the
+/// problem packages.
+pub(super) fn prepare_judging(
+    config: &Config,
+    node: &NodeIdentity,
+) -> anyhow::Result<(serde_json::Value, Problems)> {
     tracing::info!(config = %config.source, "configuration read");
     tracing::info!(node = %node.name, from = ?node.source, uid_base = node.sandbox.uid_base,
         box_root = %node.sandbox.box_root.display(), cgroup = %node.sandbox.cgroup_name,
@@ -86,34 +133,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|p| (p.id.clone(), p))
         .collect();
-
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async move {
-        // Each worker and custom-run executor leases the lowest slot free on the host.
-        let pages = sudojudge::web::routes();
-        let daemon = Daemon::start(&config, problems, sandbox_info, pages, |_| {
-            SandboxExecutor::any(&config).map_err(|e| ExecutorError(e.to_string()))
-        })
-        .await
-        .context("starting the daemon")?;
-        tracing::info!(
-            addr = %daemon.addr(),
-            workers = daemon.workers(),
-            database = %config.server.database.display(),
-            "sudojudge listening"
-        );
-        // Tests and scripts read the bound address from this line (port 0 picks one).
-        println!("listening on http://{}", daemon.addr());
-        let _ = std::io::stdout().flush();
-        wait_for_signal().await?;
-        tracing::info!("shutting down: no new work, in-flight submissions are requeued");
-        daemon.shutdown().await;
-        anyhow::Ok(())
-    })?;
-    Ok(ExitCode::SUCCESS)
+    Ok((sandbox_info, problems))
 }
 
 /// `given` as an address to bind: `HOST:PORT` as written, a bare `HOST` (a name or an IP)
@@ -139,7 +159,7 @@ fn listen_address(given: &str, configured: &str) -> String {
     }
 }
 
-async fn wait_for_signal() -> anyhow::Result<()> {
+pub(super) async fn wait_for_signal() -> anyhow::Result<()> {
     use tokio::signal::unix::{signal, SignalKind};
     let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
     let mut int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;

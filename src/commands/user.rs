@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use sudojudge::accounts::{password, roster, Role, Token, UserName};
 use sudojudge::config::Config;
-use sudojudge::store::{AccountStore, NewUser, SqliteStore, StoreError, TokenKind};
+use sudojudge::store::{AccountStore, Lease, Location, NewUser, Store, StoreError, TokenKind};
 
 /// Arguments of `sudojudge user`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// SQLite database file (overrides the config), as for `serve`.
+    /// SQLite database file or PostgreSQL URL (overrides the config), as for `serve`.
     #[arg(long, global = true)]
     pub database: Option<PathBuf>,
     #[command(subcommand)]
@@ -80,9 +80,10 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async move {
-        let store = SqliteStore::open(&config.server.database)
+        let location = Location::parse(&config.server.database);
+        let store = Store::open(&location, Lease::default())
             .await
-            .with_context(|| format!("opening {}", config.server.database.display()))?;
+            .with_context(|| format!("opening {}", location.display()))?;
         match args.action {
             Action::Add {
                 name,
@@ -114,7 +115,7 @@ fn duplicate_or(e: StoreError) -> anyhow::Error {
 }
 
 async fn add(
-    store: &SqliteStore,
+    store: &Store,
     name: &str,
     admin: bool,
     display: Option<String>,
@@ -163,7 +164,7 @@ fn passwords_path(roster: &Path) -> PathBuf {
     roster.with_file_name(format!("{stem}.passwords.csv"))
 }
 
-async fn import(store: &SqliteStore, roster: &Path, output: Option<PathBuf>) -> anyhow::Result<()> {
+async fn import(store: &Store, roster: &Path, output: Option<PathBuf>) -> anyhow::Result<()> {
     let rows = read_roster(roster)?;
     let output = output.unwrap_or_else(|| passwords_path(roster));
     let made = roster::with_passwords(rows)?;
@@ -212,7 +213,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", path.display()))
 }
 
-async fn list(store: &SqliteStore, json: bool) -> anyhow::Result<()> {
+async fn list(store: &Store, json: bool) -> anyhow::Result<()> {
     let users = store.list_users().await?;
     if json {
         let out: Vec<serde_json::Value> = users
@@ -245,7 +246,7 @@ async fn list(store: &SqliteStore, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn set_disabled(store: &SqliteStore, name: &str, disabled: bool) -> anyhow::Result<()> {
+async fn set_disabled(store: &Store, name: &str, disabled: bool) -> anyhow::Result<()> {
     let name = UserName::parse(name)?;
     if !store.set_disabled(&name, disabled).await? {
         bail!("no user {name}");
@@ -261,7 +262,7 @@ async fn set_disabled(store: &SqliteStore, name: &str, disabled: bool) -> anyhow
     Ok(())
 }
 
-async fn token(store: &SqliteStore, name: &str) -> anyhow::Result<()> {
+async fn token(store: &Store, name: &str) -> anyhow::Result<()> {
     let name = UserName::parse(name)?;
     let user = match store.credentials(&name).await? {
         Some(c) if !c.user.disabled => c.user,

@@ -66,6 +66,12 @@ fn locate_with(flag: Option<&Path>, env: Option<PathBuf>, cwd_has_file: bool) ->
     ConfigSource::BuiltIn
 }
 
+/// Whether a `[server] database` is a PostgreSQL URL (`postgres://` or `postgresql://`), not
+/// a path to resolve.
+pub fn is_postgres_url(setting: &str) -> bool {
+    setting.starts_with("postgres://") || setting.starts_with("postgresql://")
+}
+
 /// Keys whose values are host paths a user may write relative to the config file.
 const PATH_KEYS: &[(&str, &str)] = &[
     ("server", "database"),
@@ -84,15 +90,23 @@ const PATH_KEYS: &[(&str, &str)] = &[
 pub(super) fn resolve_paths(table: &mut toml::Table, file: &Path) {
     let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let folder = file.parent().unwrap_or(Path::new("/"));
-    for (section, key) in PATH_KEYS {
-        let Some(toml::Value::Table(section)) = table.get_mut(*section) else {
+    for (section_name, key) in PATH_KEYS {
+        let Some(toml::Value::Table(section)) = table.get_mut(*section_name) else {
             continue;
         };
         let Some(toml::Value::String(value)) = section.get_mut(*key) else {
             continue;
         };
-        if Path::new(value.as_str()).is_relative() {
-            *value = folder.join(value.as_str()).display().to_string();
+        // A database may be a PostgreSQL URL (left as it is) or `sqlite:PATH`.
+        if is_postgres_url(value) {
+            continue;
+        }
+        let (prefix, path) = match value.strip_prefix("sqlite:") {
+            Some(path) if *section_name == "server" => ("sqlite:", path.to_string()),
+            _ => ("", value.clone()),
+        };
+        if Path::new(&path).is_relative() {
+            *value = format!("{prefix}{}", folder.join(&path).display());
         }
     }
 }
@@ -132,6 +146,15 @@ mod tests {
             Some("/etc/sudojudge/db/j.db")
         );
         assert_eq!(table["server"]["listen"].as_str(), Some("x"));
+        for (given, resolved) in [
+            ("postgres://u@h/db", "postgres://u@h/db"),
+            ("sqlite:db/j.db", "sqlite:/etc/sudojudge/db/j.db"),
+        ] {
+            let mut table: toml::Table =
+                format!("[server]\ndatabase = {given:?}\n").parse().unwrap();
+            resolve_paths(&mut table, Path::new("/etc/sudojudge/config.toml"));
+            assert_eq!(table["server"]["database"].as_str(), Some(resolved));
+        }
         assert_eq!(table["problems"]["dir"].as_str(), Some("/abs/problems"));
         assert_eq!(
             table["sandbox"]["helper"].as_str(),

@@ -72,6 +72,15 @@ impl NodeName {
         NodeName::sanitize(&host)
     }
 
+    /// `<this name>-<suffix>`, the name trimmed so the whole stays within [`MAX_NAME_LEN`]
+    /// (`suffix` is ours, a valid name): the default name of a `worker` is
+    /// `NodeName::of_host().with_suffix("worker")`.
+    pub fn with_suffix(&self, suffix: &str) -> NodeName {
+        let room = MAX_NAME_LEN.saturating_sub(suffix.len() + 1);
+        let stem = self.0[..self.0.len().min(room)].trim_end_matches('-');
+        NodeName::sanitize(&format!("{stem}-{suffix}"))
+    }
+
     /// The name as text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -87,6 +96,17 @@ impl fmt::Display for NodeName {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suffix_always_fits() {
+        let long = NodeName::sanitize(&"h".repeat(80));
+        let worker = long.with_suffix("worker");
+        assert_eq!(worker.as_str().len(), MAX_NAME_LEN);
+        assert!(worker.as_str().ends_with("-worker"), "{worker:?}");
+        assert_eq!(NodeName::parse(worker.as_str()).ok(), Some(worker));
+        let short = NodeName::parse("judge1").unwrap().with_suffix("worker");
+        assert_eq!(short.as_str(), "judge1-worker");
+    }
 
     #[test]
     fn parse_refuses_what_sanitize_mends() {

@@ -5,15 +5,17 @@ use axum::http::StatusCode;
 use axum::Json;
 
 use crate::accounts::Caller;
-use crate::store::Queue;
+use crate::store::{NodeStore, Queue};
 
 use super::contests::hiding::problem_visible;
 
 use super::state::AppState;
 
-/// `{"ok","queue_depth","workers","sandbox","node","version","data_hashes"}`; 503 when the
-/// database does not answer. `data_hashes` names only the problems the caller may see (a
-/// problem hidden until its contest opens is no one's business but the jury's).
+/// `{"ok","queue_depth","workers","sandbox","node","version","data_hashes","nodes"}`; 503
+/// when the database does not answer. `data_hashes` names only the problems the caller may
+/// see (a problem hidden until its contest opens is no one's business but the jury's).
+/// `nodes` lists every node on the database (name, kind, slots, heartbeat age, alive);
+/// their package hashes are in the admins' `GET /api/nodes`.
 #[utoipa::path(get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "the daemon is up", body = super::openapi::Health),
@@ -26,6 +28,18 @@ pub async fn get(
     let (ok, depth, error) = match state.store.depth().await {
         Ok(d) => (true, Some(d), None),
         Err(e) => (false, None, Some(e.to_string())),
+    };
+    let nodes: Vec<serde_json::Value> = match state.store.list_nodes().await {
+        Ok(nodes) => nodes
+            .into_iter()
+            .map(|n| {
+                serde_json::json!({
+                    "name": n.name, "kind": n.kind, "slots": n.slots,
+                    "heartbeat_age_ms": n.heartbeat_age_ms, "alive": n.alive,
+                })
+            })
+            .collect(),
+        Err(_) => Vec::new(),
     };
     let mut body = serde_json::json!({
         "ok": ok,
@@ -40,6 +54,7 @@ pub async fn get(
             .filter(|(id, _)| problem_visible(&state, &caller, id))
             .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
             .collect::<std::collections::BTreeMap<_, _>>(),
+        "nodes": nodes,
     });
     if let Some(e) = error {
         body["error"] = serde_json::json!({"code": "storage", "message": e});

@@ -1,5 +1,6 @@
 //! The daemon: store, workers, custom-run pool and HTTP listener, started and stopped together.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,11 +11,12 @@ use tokio::task::JoinHandle;
 use crate::accounts::access;
 use crate::config::Config;
 use crate::contest::{self, Clock, SystemClock};
-use crate::judge::{CustomRun, Executor, ExecutorError, Judge, JudgeSettings, RunnerPool};
+use crate::judge::{CustomRun, Executor, ExecutorError, JudgeSettings, RunnerPool};
 use crate::metrics::{Counted, Metrics};
 use crate::node::NodeIdentity;
-use crate::store::{AccountStore, DatabaseOwner, Queue, SqliteStore, StoreError};
-use crate::worker::{self, Problems, WorkerContext};
+use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError};
+use crate::worker::node::open_store;
+use crate::worker::{PoolSettings, Problems, WorkerPool};
 
 use super::contests::file_clock::FileClock;
 use super::contests::Contests;
@@ -58,14 +60,17 @@ pub struct Daemon {
     workers: usize,
     stop: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
-    worker_handles: Vec<JoinHandle<()>>,
-    store: SqliteStore,
+    pool: WorkerPool,
+    store: Store,
     metrics: Metrics,
-    _owner: DatabaseOwner,
+    _owner: Option<DatabaseOwner>,
 }
 
-/// The number of workers a config asks for (0 = one per CPU core).
+/// The number of workers a config asks for (0 = one per CPU core; none when `judge` is off).
 pub fn worker_count(config: &Config) -> usize {
+    if !config.server.judge {
+        return 0;
+    }
     match config.server.workers {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -74,7 +79,7 @@ pub fn worker_count(config: &Config) -> usize {
 
 /// The contests of `[contests] dir` (every file must be sound: a broken contest refuses the
 /// start rather than vanish) on the contest clock (`[contests] clock_file`, else the system's).
-fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, DaemonError> {
+pub fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, DaemonError> {
     let dir = config.contests_dir();
     let known: Vec<String> = problems.keys().cloned().collect();
     let (loaded, errors) =
@@ -100,11 +105,20 @@ fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, Daemo
     Ok(Contests::new(loaded, clock))
 }
 
+/// Each problem's data hash (hex), by problem id: what a node records in the nodes table,
+/// so hosts see at a glance which node judges with other data.
+pub fn package_hashes(problems: &Problems) -> BTreeMap<String, String> {
+    problems
+        .iter()
+        .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
+        .collect()
+}
+
 impl Daemon {
-    /// Claims the database (one daemon per file), opens the store, requeues what a crash left
-    /// in flight, starts the workers (slots `0..workers`), the custom-run pool (the next
-    /// `[run] slots` slots) and the listener, which serves the API and `pages` (the web
-    /// pages, or an empty router).
+    /// Opens the store (claiming a SQLite file for this daemon alone), requeues what a crash
+    /// left in flight, registers the node, starts the workers (slots `0..workers`), the
+    /// custom-run pool (the next `[run] slots` slots) and the listener, which serves the API
+    /// and `pages` (the web pages, or an empty router).
     pub async fn start<E, F>(
         config: &Config,
         problems: Problems,
@@ -117,23 +131,14 @@ impl Daemon {
         F: FnMut(usize) -> Result<E, ExecutorError>,
     {
         let contests = Arc::new(load_contests(config, &problems)?);
-        let owner = DatabaseOwner::claim(&config.server.database)?;
-        let store = SqliteStore::open(&config.server.database).await?;
-        let stale = store.requeue_stale(config.queue.max_attempts).await?;
-        if stale.requeued > 0 || stale.failed > 0 {
-            tracing::warn!(
-                requeued = stale.requeued,
-                failed = stale.failed,
-                "submissions left in flight by a crash: queued again, or SE after {} attempts",
-                config.queue.max_attempts
-            );
-        }
+        let node = NodeIdentity::name_of(config);
+        let (store, owner) = open_store(config, node.as_str()).await?;
         let workers = worker_count(config);
         let settings = JudgeSettings::from_config(config);
         let problems = Arc::new(problems);
         let wake = Arc::new(Notify::new());
         let (stop, stop_rx) = watch::channel(false);
-        let metrics = Metrics::new(NodeIdentity::name_of(config).as_str());
+        let metrics = Metrics::new(node.as_str());
 
         let mut executors = Vec::with_capacity(workers);
         for slot in 0..workers {
@@ -163,23 +168,21 @@ impl Daemon {
         access::check_listen(config.accounts.auth, users, addr.ip().is_loopback())
             .map_err(DaemonError::OpenMode)?;
 
-        let ctx = WorkerContext {
-            queue: Arc::new(store.clone()),
-            problems: Arc::clone(&problems),
-            wake: Arc::clone(&wake),
-            shutdown: stop_rx.clone(),
-            max_attempts: config.queue.max_attempts,
-            modes: Arc::new(contests.judge_modes()),
-            metrics: metrics.clone(),
-        };
-        let worker_handles = executors
-            .into_iter()
-            .enumerate()
-            .map(|(slot, e)| {
-                let judge = Judge::new(e, settings.clone());
-                worker::spawn(format!("w{slot}"), judge, ctx.clone())
-            })
-            .collect();
+        let pool = WorkerPool::start(
+            store.clone(),
+            Arc::clone(&problems),
+            executors,
+            PoolSettings {
+                kind: NodeKind::Serve,
+                judge: settings,
+                max_attempts: config.queue.max_attempts,
+                hashes: package_hashes(&problems),
+                modes: Arc::new(contests.judge_modes()),
+                metrics: metrics.clone(),
+            },
+            Arc::clone(&wake),
+        )
+        .await?;
 
         let run_slots = runner.size();
         let mut state = AppState::new(
@@ -210,7 +213,7 @@ impl Daemon {
             workers,
             stop,
             server,
-            worker_handles,
+            pool,
             store,
             metrics,
             _owner: owner,
@@ -233,7 +236,7 @@ impl Daemon {
     }
 
     /// The store (benchmarks and tests read it directly).
-    pub fn store(&self) -> &SqliteStore {
+    pub fn store(&self) -> &Store {
         &self.store
     }
 
@@ -246,11 +249,7 @@ impl Daemon {
             Ok(Err(e)) => tracing::error!(error = %e, "HTTP server failed"),
             Err(e) => tracing::error!(error = %e, "HTTP server task failed"),
         }
-        for handle in self.worker_handles {
-            if let Err(e) = handle.await {
-                tracing::error!(error = %e, "worker task failed");
-            }
-        }
+        self.pool.shutdown().await;
         if let Ok(depth) = self.store.depth().await {
             tracing::info!(queue_depth = depth, "stopped");
         }

@@ -7,8 +7,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::{
-    api_auth, api_clarifications, api_contests, api_health, api_problems, api_runs, api_scoreboard,
-    api_submissions,
+    api_auth, api_clarifications, api_contests, api_health, api_nodes, api_problems, api_runs,
+    api_scoreboard, api_submissions,
 };
 
 /// The body of every error: `{"error":{"code","message"}}`.
@@ -49,6 +49,23 @@ pub struct Health {
     /// Present when the database does not answer.
     #[schema(nullable = false)]
     pub error: Option<ErrorDetail>,
+    /// The nodes on the database (empty when it does not answer).
+    pub nodes: Vec<NodeSummary>,
+}
+
+/// A node as `GET /api/health` shows it (`GET /api/nodes` adds its package hashes).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NodeSummary {
+    /// The node's name.
+    pub name: String,
+    /// serve or worker.
+    pub kind: crate::store::NodeKind,
+    /// Judging slots.
+    pub slots: u64,
+    /// Milliseconds since its last heartbeat.
+    pub heartbeat_age_ms: u64,
+    /// Whether it still holds its leases.
+    pub alive: bool,
 }
 
 struct BearerAuth;
@@ -106,6 +123,7 @@ impl Modify for BearerAuth {
         api_clarifications::create,
         api_clarifications::answer,
         super::api_metrics::get,
+        api_nodes::list,
         get,
     ),
     modifiers(&BearerAuth)

@@ -11,14 +11,14 @@ use crate::judge::CustomRun;
 use crate::languages::LanguageTable;
 use crate::metrics::Metrics;
 use crate::node::NodeIdentity;
-use crate::store::SqliteStore;
+use crate::store::Store;
 use crate::worker::Problems;
 
 /// The server's shared state (cheap to clone: everything is behind `Arc`).
 #[derive(Clone)]
 pub struct AppState {
     /// Submissions and the queue.
-    pub store: SqliteStore,
+    pub store: Store,
     /// Problems by id.
     pub problems: Arc<Problems>,
     /// Language ids accepted.
@@ -71,7 +71,7 @@ impl AppState {
     /// `runner` is `None` for a server that runs no custom invocations.
     pub fn new(
         config: &Config,
-        store: SqliteStore,
+        store: Store,
         problems: Arc<Problems>,
         workers: usize,
         sandbox: serde_json::Value,

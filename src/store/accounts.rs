@@ -1,5 +1,5 @@
-//! Users, tokens and submission owners as a trait, so the PostgreSQL store (later) carries
-//! them too. [`super::SqliteStore`] implements it in `sqlite_accounts.rs`.
+//! Users, tokens and submission owners as a trait, implemented by [`super::SqliteStore`]
+//! (`sqlite_accounts.rs`) and [`super::PgStore`] (`postgres_accounts.rs`).
 
 use std::future::Future;
 use std::time::Duration;
@@ -132,3 +132,49 @@ pub trait AccountStore: Send + Sync + 'static {
         before: Option<i64>,
     ) -> impl Future<Output = Result<Vec<Submission>, StoreError>> + Send;
 }
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct UserRow {
+    pub id: i64,
+    pub name: String,
+    pub display_name: String,
+    pub role: String,
+    pub disabled: bool,
+    pub created_at: String,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct CredentialsRow {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub password_hash: String,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct TokenUserRow {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub hash: String,
+}
+
+/// A stored user, checked.
+pub(crate) fn to_user(row: UserRow) -> Result<User, StoreError> {
+    let corrupt = |what: String| StoreError::CorruptUser {
+        name: row.name.clone(),
+        what,
+    };
+    let name = UserName::parse(&row.name).map_err(|e| corrupt(e.to_string()))?;
+    let role = Role::parse(&row.role).map_err(|e| corrupt(e.to_string()))?;
+    Ok(User {
+        id: row.id,
+        name,
+        display_name: row.display_name,
+        role,
+        disabled: row.disabled,
+        created_at: row.created_at,
+    })
+}
+
+/// The columns of [`UserRow`], from `users u`.
+pub(crate) const USER_COLUMNS: &str =
+    "u.id, u.name, u.display_name, u.role, u.disabled, u.created_at";

@@ -1,12 +1,19 @@
-//! Contest store tests against real SQLite files in a temporary folder.
+//! Contest store tests, each run on a SQLite file and on a PostgreSQL database (`both!`).
 
 use jiff::{SignedDuration, Timestamp};
 
+use super::backends::{both, Backend};
 use super::*;
 use crate::accounts::{Role, UserName};
 use crate::contest::Rate;
 use crate::judge::{CompileInfo, JudgeReport};
-use crate::store::{AccountStore, NewSubmission, NewUser, Queue};
+
+both!(
+    a_start_is_kept_and_starting_again_does_not_restart_the_timer,
+    the_rate_counts_stored_submissions_and_survives_a_restart,
+    every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_board,
+    clarifications_are_private_until_answered_to_all,
+);
 
 fn t0() -> Timestamp {
     "2026-03-01T09:00:00Z".parse().unwrap()
@@ -16,10 +23,8 @@ fn at(secs: i64) -> Timestamp {
     t0() + SignedDuration::from_secs(secs)
 }
 
-async fn store_with_users(dir: &tempfile::TempDir) -> (SqliteStore, i64, i64, i64) {
-    let s = SqliteStore::open(&dir.path().join("db.sqlite"))
-        .await
-        .unwrap();
+async fn store_with_users(b: &Backend) -> (Store, i64, i64, i64) {
+    let s = b.open().await;
     let user = |name: &str, role| NewUser {
         name: UserName::parse(name).unwrap(),
         display_name: String::new(),
@@ -62,10 +67,8 @@ fn stored(e: ContestEnqueue) -> i64 {
     }
 }
 
-#[tokio::test]
-async fn a_start_is_kept_and_starting_again_does_not_restart_the_timer() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, alice, _, _) = store_with_users(&dir).await;
+async fn a_start_is_kept_and_starting_again_does_not_restart_the_timer(b: &Backend) {
+    let (s, alice, _, _) = store_with_users(b).await;
     assert_eq!(s.participation("spring", alice).await.unwrap(), None);
     assert_eq!(
         s.contest_state("spring").await.unwrap(),
@@ -91,10 +94,8 @@ async fn a_start_is_kept_and_starting_again_does_not_restart_the_timer() {
     assert_eq!(s.contest_state("spring").await.unwrap().version, 1);
 }
 
-#[tokio::test]
-async fn the_rate_counts_stored_submissions_and_survives_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, alice, bob, _) = store_with_users(&dir).await;
+async fn the_rate_counts_stored_submissions_and_survives_a_restart(b: &Backend) {
+    let (s, alice, bob, _) = store_with_users(b).await;
     let rate = Some(Rate {
         submissions: 2,
         per: SignedDuration::from_mins(1),
@@ -104,9 +105,7 @@ async fn the_rate_counts_stored_submissions_and_survives_a_restart() {
     // Bob has his own budget.
     stored(s.enqueue_contest(new(bob, "A", 15, rate)).await.unwrap());
     drop(s);
-    let s = SqliteStore::open(&dir.path().join("db.sqlite"))
-        .await
-        .unwrap();
+    let s = b.open().await;
     assert_eq!(
         s.enqueue_contest(new(alice, "A", 20, rate)).await.unwrap(),
         ContestEnqueue::RateLimited(SignedDuration::from_secs(40))
@@ -139,10 +138,8 @@ async fn the_rate_counts_stored_submissions_and_survives_a_restart() {
     );
 }
 
-#[tokio::test]
-async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_board() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, alice, _, boss) = store_with_users(&dir).await;
+async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_board(b: &Backend) {
+    let (s, alice, _, boss) = store_with_users(b).await;
     let mut jury = new(boss, "A", 0, None);
     jury.register = false;
     stored(s.enqueue_contest(jury).await.unwrap());
@@ -205,10 +202,8 @@ async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_bo
     );
 }
 
-#[tokio::test]
-async fn clarifications_are_private_until_answered_to_all() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, alice, bob, boss) = store_with_users(&dir).await;
+async fn clarifications_are_private_until_answered_to_all(b: &Backend) {
+    let (s, alice, bob, boss) = store_with_users(b).await;
     let ask = |author: i64, text: &str| NewClarification {
         contest: "spring".into(),
         author: Some(author),

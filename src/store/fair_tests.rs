@@ -1,31 +1,35 @@
-//! The fair claim: the unit case from issue 13, and `contest::pick` as the oracle of the SQL
-//! order on random queues.
+//! The fair claim, on both backends: the unit case from issue 13, and `contest::pick` as the
+//! oracle of the SQL order on random queues.
 
 use std::collections::HashMap;
 
 use proptest::prelude::*;
 
+use super::backends::{both, Backend};
 use super::*;
+use crate::accounts::{Role, UserName};
 use crate::contest::{pick, Queued};
 use crate::judge::{CompileInfo, JudgeReport};
 
 /// A store with `users` accounts; returns their ids.
-async fn store_with_users(dir: &tempfile::TempDir, users: usize) -> (SqliteStore, Vec<i64>) {
-    let s = SqliteStore::open(&dir.path().join("db")).await.unwrap();
-    let mut ids = Vec::new();
-    for i in 0..users {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (name, role, password_hash) VALUES (?, 'contestant', 'x')
-             RETURNING id",
-        )
-        .bind(format!("user{i}"))
-        .fetch_one(&s.writer)
-        .await
-        .unwrap();
-        ids.push(id);
-    }
+async fn store_with_users(b: &Backend, users: usize) -> (Store, Vec<i64>) {
+    let s = b.open().await;
+    let new: Vec<NewUser> = (0..users)
+        .map(|i| NewUser {
+            name: UserName::parse(&format!("user{i}")).unwrap(),
+            display_name: String::new(),
+            role: Role::Contestant,
+            password_hash: "x".into(),
+        })
+        .collect();
+    let ids = s.add_users(&new).await.unwrap();
     (s, ids)
 }
+
+both!(
+    another_users_first_submission_overtakes_a_flood,
+    a_released_submission_keeps_its_owners_place,
+);
 
 fn owned(owner: Option<i64>) -> NewSubmission {
     NewSubmission {
@@ -45,10 +49,8 @@ fn done() -> JudgeReport {
     JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false)
 }
 
-#[tokio::test]
-async fn another_users_first_submission_overtakes_a_flood() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, users) = store_with_users(&dir, 2).await;
+async fn another_users_first_submission_overtakes_a_flood(b: &Backend) {
+    let (s, users) = store_with_users(b, 2).await;
     let mut flood = Vec::new();
     for _ in 0..50 {
         flood.push(s.enqueue(owned(Some(users[0]))).await.unwrap());
@@ -70,10 +72,8 @@ async fn another_users_first_submission_overtakes_a_flood() {
     assert_eq!(s.depth().await.unwrap(), 47);
 }
 
-#[tokio::test]
-async fn a_released_submission_keeps_its_owners_place() {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, users) = store_with_users(&dir, 2).await;
+async fn a_released_submission_keeps_its_owners_place(b: &Backend) {
+    let (s, users) = store_with_users(b, 2).await;
     let a = s.enqueue(owned(Some(users[0]))).await.unwrap();
     let b = s.enqueue(owned(Some(users[1]))).await.unwrap();
     let claimed = s.claim("w0").await.unwrap().unwrap();
@@ -107,9 +107,12 @@ fn steps(users: usize) -> impl Strategy<Value = Vec<Step>> {
 
 /// Runs `steps` on a store and on a model that chooses with `contest::pick`; every claim must
 /// take what `pick` takes.
-async fn claims_follow_pick(steps: Vec<Step>, users: usize) -> Result<(), TestCaseError> {
-    let dir = tempfile::tempdir().unwrap();
-    let (s, ids) = store_with_users(&dir, users).await;
+async fn claims_follow_pick(
+    b: &Backend,
+    steps: Vec<Step>,
+    users: usize,
+) -> Result<(), TestCaseError> {
+    let (s, ids) = store_with_users(b, users).await;
     let name = |owner: Option<i64>| owner.map_or("nobody".to_string(), |o| format!("u{o}"));
     // The model: who owns each submission, what waits, what is being judged (id, attempt).
     let mut owners: HashMap<i64, String> = HashMap::new();
@@ -156,12 +159,30 @@ async fn claims_follow_pick(steps: Vec<Step>, users: usize) -> Result<(), TestCa
     Ok(())
 }
 
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn the_sql_claim_takes_what_contest_pick_takes(steps in steps(3)) {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(claims_follow_pick(steps, 3))?;
+    fn the_sqlite_claim_takes_what_contest_pick_takes(steps in steps(3)) {
+        runtime().block_on(claims_follow_pick(&Backend::sqlite(), steps, 3))?;
+    }
+}
+
+proptest! {
+    // A database per case on the shared cluster: fewer cases, the same property.
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_postgres_claim_takes_what_contest_pick_takes(steps in steps(3)) {
+        if let Some(backend) = Backend::postgres() {
+            runtime().block_on(claims_follow_pick(&backend, steps, 3))?;
+        }
     }
 }

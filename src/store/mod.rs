@@ -1,34 +1,59 @@
-//! Persistence with sqlx on SQLite: submissions, per-test results and the judging queue.
+//! Persistence with sqlx on SQLite (one daemon) or PostgreSQL (several nodes): submissions,
+//! per-test results, accounts, the judging queue with leases, and the nodes.
 //!
 //! - [`model`]: the stored shapes (status, submissions as the API shows them).
 //! - [`queue`]: the [`Queue`] trait the server and workers depend on.
-//! - [`sqlite`]: [`SqliteStore`], the SQLite implementation (WAL, `BEGIN IMMEDIATE` writes).
 //! - [`accounts`]: the [`AccountStore`] trait: users, tokens, submission owners.
 //! - [`contests`]: the [`ContestStore`] trait: participations, contest submissions under a
 //!   rate, the board's data and version, freeze state, clarifications.
-//! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a database.
+//! - [`nodes`]: the [`NodeStore`] trait: node registration, heartbeats, lease expiry.
+//! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
+//! - [`location`]: [`Location`], which store a `--database` setting names.
+//! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes), with `sqlite_accounts.rs`,
+//!   `sqlite_contests.rs`, `sqlite_depths.rs` and `sqlite_nodes.rs`.
+//! - [`postgres`]: [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), with
+//!   `postgres_queue.rs`, `postgres_accounts.rs`, `postgres_contests.rs` and
+//!   `postgres_nodes.rs`; `contest_rows.rs` decodes the contest rows of both stores.
+//! - [`any`]: [`Store`], either of the two behind the same traits.
+//! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
 pub mod accounts;
+pub mod any;
+mod contest_rows;
 pub mod contests;
+pub mod lease;
+pub mod location;
 pub mod model;
+pub mod nodes;
 pub mod owner;
+pub mod postgres;
+mod postgres_accounts;
+mod postgres_contests;
+mod postgres_nodes;
+mod postgres_queue;
 pub mod queue;
 pub mod sqlite;
 mod sqlite_accounts;
 mod sqlite_contests;
 mod sqlite_depths;
+mod sqlite_nodes;
 
 use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
+pub use any::Store;
 pub use contests::{
     BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState, ContestStore,
     NewClarification, NewContestSubmission, Participant, RejudgeCount,
 };
+pub use lease::{Lease, DEFAULT_LEASE};
+pub use location::Location;
 pub use model::{
     Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
 };
+pub use nodes::{Node, NodeKind, NodeRegistration, NodeStore};
 pub use owner::DatabaseOwner;
+pub use postgres::PgStore;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
 pub use sqlite_depths::IN_QUEUE;
@@ -82,6 +107,22 @@ pub enum StoreError {
     /// Applying the migrations failed.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The PostgreSQL server could not be reached or refused the connection.
+    #[error("cannot connect to {url}: {source}")]
+    Connect {
+        /// The URL, without its password.
+        url: String,
+        /// Why.
+        source: sqlx::Error,
+    },
+    /// A stored node makes no sense (edited by hand, or a newer schema).
+    #[error("node {name}: corrupt stored value: {what}")]
+    CorruptNode {
+        /// The node's name.
+        name: String,
+        /// What is wrong.
+        what: String,
+    },
     /// A query failed.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
@@ -144,6 +185,12 @@ fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
 }
 
 #[cfg(test)]
+mod backends;
+#[cfg(test)]
+mod contest_tests;
+#[cfg(test)]
 mod fair_tests;
+#[cfg(test)]
+mod lease_tests;
 #[cfg(test)]
 mod tests;

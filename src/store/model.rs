@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::judge::{CompileInfo, TestResult, Verdict};
 
+use super::StoreError;
+
 /// Where a submission is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -202,4 +204,72 @@ pub(crate) struct TestRow {
     pub exit_code: Option<i64>,
     pub signal: Option<i64>,
     pub message: Option<String>,
+}
+
+/// A stored row as the API shows it (no tests yet).
+pub(crate) fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
+    let status = Status::parse(&row.status).ok_or_else(|| StoreError::Corrupt {
+        id: row.id,
+        what: format!("status {:?}", row.status),
+    })?;
+    let verdict = row
+        .verdict
+        .as_deref()
+        .map(Verdict::parse)
+        .transpose()
+        .map_err(|e| StoreError::Corrupt {
+            id: row.id,
+            what: e.to_string(),
+        })?;
+    Ok(Submission {
+        id: row.id,
+        problem: row.problem,
+        language: row.language,
+        status,
+        verdict,
+        score: row.score.and_then(|s| u32::try_from(s).ok()),
+        time_ms: row.time_ms.and_then(|v| u64::try_from(v).ok()),
+        memory_kib: row.memory_kib.and_then(|v| u64::try_from(v).ok()),
+        compile: row.compile_ok.map(|ok| CompileInfo {
+            ok,
+            log: row.compile_log.unwrap_or_default(),
+        }),
+        message: row.message,
+        degraded: row.degraded,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
+        tests: Vec::new(),
+        source: row.source,
+        owner: row.user_id,
+        user: row.user,
+        contest: row.contest,
+        label: row.label,
+        results_hidden: false,
+        submitted_data_hash: row.submitted_data_hash,
+        judged_data_hash: row.judged_data_hash,
+    })
+}
+
+/// A stored test result.
+pub(crate) fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
+    let verdict = Verdict::parse(&row.verdict).map_err(|e| StoreError::Corrupt {
+        id: 0,
+        what: format!("test {}: {e}", row.name),
+    })?;
+    let unsigned = |v: i64| u64::try_from(v).unwrap_or(0);
+    Ok(TestResult {
+        name: row.name,
+        verdict,
+        time_ms: unsigned(row.time_ms),
+        wall_ms: unsigned(row.wall_ms),
+        memory_kib: unsigned(row.memory_kib),
+        exit_code: row.exit_code.and_then(|v| i32::try_from(v).ok()),
+        signal: row.signal.and_then(|v| i32::try_from(v).ok()),
+        message: row.message,
+    })
+}
+
+/// A count for an SQL integer column (saturating).
+pub(crate) fn signed(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
 }

@@ -1,5 +1,6 @@
-//! The judging queue as a small trait, so a PostgreSQL backend (`FOR UPDATE SKIP LOCKED`) can
-//! serve several judge machines later. [`super::SqliteStore`] is the implementation today.
+//! The judging queue as a small trait, implemented by [`super::SqliteStore`] (one daemon) and
+//! [`super::PgStore`] (several nodes, `FOR UPDATE SKIP LOCKED`). Every claim is a lease of the
+//! node instance the store speaks for ([`super::Lease`]).
 
 use std::future::Future;
 

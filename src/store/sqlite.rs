@@ -9,16 +9,25 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
+use crate::judge::JudgeReport;
 
+use super::lease::Lease;
 use super::model::{
-    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
-    SubmissionRow, TestRow,
+    signed, to_submission, to_test_result, Claimed, ListFilter, NewSubmission, RejudgeOutcome,
+    StaleOutcome, Status, Submission, SubmissionRow, TestRow,
 };
 use super::queue::Queue;
 use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/// The end of a lease that starts now; binds [`lease_modifier`].
+pub(super) const LEASE_END: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)";
+
+/// SQLite's date modifier for the length of `lease` (`+30.000 seconds`).
+pub(super) fn lease_modifier(lease: &Lease) -> String {
+    let ms = lease.millis();
+    format!("+{}.{:03} seconds", ms / 1000, ms % 1000)
+}
 
 /// The queued submission a free worker takes, fairly between owners (`contest::pick`'s rule):
 /// fewest of its owner's submissions in flight (`compiling`/`running`; the NULL owner of the
@@ -37,11 +46,18 @@ const FAIR_NEXT: &str = "SELECT q.id FROM submissions q WHERE q.status = 'queued
 pub struct SqliteStore {
     pub(super) writer: SqlitePool,
     pub(super) reader: SqlitePool,
+    pub(super) lease: Lease,
 }
 
 impl SqliteStore {
-    /// Opens (creating the file and its folder if needed) and migrates the database.
+    /// Opens (creating the file and its folder if needed) and migrates the database, for the
+    /// default node `local`.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_as(path, Lease::default()).await
+    }
+
+    /// [`SqliteStore::open`] for the node instance of `lease`.
+    pub async fn open_as(path: &Path, lease: Lease) -> Result<SqliteStore, StoreError> {
         super::create_parent_dir(path)?;
         let private = |file: &Path, create: bool| {
             super::make_private(file, create).map_err(|source| StoreError::Private {
@@ -80,7 +96,11 @@ impl SqliteStore {
             .connect_with(options.read_only(true))
             .await
             .map_err(open)?;
-        Ok(SqliteStore { writer, reader })
+        Ok(SqliteStore {
+            writer,
+            reader,
+            lease,
+        })
     }
 
     /// One submission with its test results and source.
@@ -187,71 +207,6 @@ async fn insert_queued(
     Ok(id)
 }
 
-fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError> {
-    let status = Status::parse(&row.status).ok_or_else(|| StoreError::Corrupt {
-        id: row.id,
-        what: format!("status {:?}", row.status),
-    })?;
-    let verdict = row
-        .verdict
-        .as_deref()
-        .map(Verdict::parse)
-        .transpose()
-        .map_err(|e| StoreError::Corrupt {
-            id: row.id,
-            what: e.to_string(),
-        })?;
-    Ok(Submission {
-        id: row.id,
-        problem: row.problem,
-        language: row.language,
-        status,
-        verdict,
-        score: row.score.and_then(|s| u32::try_from(s).ok()),
-        time_ms: row.time_ms.and_then(|v| u64::try_from(v).ok()),
-        memory_kib: row.memory_kib.and_then(|v| u64::try_from(v).ok()),
-        compile: row.compile_ok.map(|ok| CompileInfo {
-            ok,
-            log: row.compile_log.unwrap_or_default(),
-        }),
-        message: row.message,
-        degraded: row.degraded,
-        created_at: row.created_at,
-        finished_at: row.finished_at,
-        tests: Vec::new(),
-        source: row.source,
-        owner: row.user_id,
-        user: row.user,
-        contest: row.contest,
-        label: row.label,
-        results_hidden: false,
-        submitted_data_hash: row.submitted_data_hash,
-        judged_data_hash: row.judged_data_hash,
-    })
-}
-
-fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
-    let verdict = Verdict::parse(&row.verdict).map_err(|e| StoreError::Corrupt {
-        id: 0,
-        what: format!("test {}: {e}", row.name),
-    })?;
-    let unsigned = |v: i64| u64::try_from(v).unwrap_or(0);
-    Ok(TestResult {
-        name: row.name,
-        verdict,
-        time_ms: unsigned(row.time_ms),
-        wall_ms: unsigned(row.wall_ms),
-        memory_kib: unsigned(row.memory_kib),
-        exit_code: row.exit_code.and_then(|v| i32::try_from(v).ok()),
-        signal: row.signal.and_then(|v| i32::try_from(v).ok()),
-        message: row.message,
-    })
-}
-
-fn signed(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
 impl Queue for SqliteStore {
     async fn enqueue(&self, new: NewSubmission) -> Result<i64, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
@@ -283,11 +238,14 @@ impl Queue for SqliteStore {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let claimed: Option<Claimed> = sqlx::query_as(&format!(
             "UPDATE submissions
-             SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW}
+             SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW},
+                 lease_owner = ?, lease_expires_at = {LEASE_END}
              WHERE id = ({FAIR_NEXT})
              RETURNING id, attempt, problem, language, source, contest, submitted_data_hash"
         ))
         .bind(worker)
+        .bind(self.lease.instance())
+        .bind(lease_modifier(&self.lease))
         .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -318,8 +276,9 @@ impl Queue for SqliteStore {
         let updated = sqlx::query(&format!(
             "UPDATE submissions
              SET status = 'done', verdict = ?, score = ?, time_ms = ?, memory_kib = ?,
-                 compile_ok = ?, compile_log = ?, message = ?, degraded = ?, worker = NULL,
-                 judged_data_hash = ?, finished_at = {NOW}
+                 compile_ok = ?, compile_log = ?, message = ?, degraded = ?,
+                 judged_data_hash = ?, lease_owner = NULL, lease_expires_at = NULL,
+                 finished_at = {NOW}
              WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')"
         ))
         .bind(report.verdict.as_str())
@@ -374,7 +333,8 @@ impl Queue for SqliteStore {
     async fn release(&self, id: i64, attempt: i64) -> Result<(), StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
-            "UPDATE submissions SET status = 'queued', worker = NULL
+            "UPDATE submissions
+             SET status = 'queued', worker = NULL, lease_owner = NULL, lease_expires_at = NULL
              WHERE id = ? AND attempt = ? AND status IN ('compiling', 'running')",
         )
         .bind(id)
@@ -392,7 +352,7 @@ impl Queue for SqliteStore {
              SET status = 'done', verdict = 'SE', score = 0, time_ms = 0, memory_kib = 0,
                  message = 'the judge stopped while judging this submission, ' || attempt ||
                            ' times (it crashed or was killed); not judged again',
-                 worker = NULL, finished_at = {NOW}
+                 worker = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = {NOW}
              WHERE status IN ('compiling', 'running') AND attempt >= ?"
         ))
         .bind(i64::from(max_attempts))
@@ -400,7 +360,8 @@ impl Queue for SqliteStore {
         .await?
         .rows_affected();
         let requeued = sqlx::query(
-            "UPDATE submissions SET status = 'queued', worker = NULL
+            "UPDATE submissions
+             SET status = 'queued', worker = NULL, lease_owner = NULL, lease_expires_at = NULL
              WHERE status IN ('compiling', 'running')",
         )
         .execute(&mut *tx)

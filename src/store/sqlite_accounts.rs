@@ -3,57 +3,17 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use crate::accounts::{Role, SubmissionScope, TokenHash, UserName};
+use crate::accounts::{SubmissionScope, TokenHash, UserName};
 
-use super::accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
+use super::accounts::{
+    to_user, AccountStore, Credentials, CredentialsRow, NewUser, TokenKind, TokenUserRow, User,
+    UserRow, USER_COLUMNS,
+};
 use super::model::Submission;
 use super::sqlite::SqliteStore;
 use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
-
-#[derive(Debug, sqlx::FromRow)]
-struct UserRow {
-    id: i64,
-    name: String,
-    display_name: String,
-    role: String,
-    disabled: bool,
-    created_at: String,
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct CredentialsRow {
-    #[sqlx(flatten)]
-    user: UserRow,
-    password_hash: String,
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct TokenUserRow {
-    #[sqlx(flatten)]
-    user: UserRow,
-    hash: String,
-}
-
-fn to_user(row: UserRow) -> Result<User, StoreError> {
-    let corrupt = |what: String| StoreError::CorruptUser {
-        name: row.name.clone(),
-        what,
-    };
-    let name = UserName::parse(&row.name).map_err(|e| corrupt(e.to_string()))?;
-    let role = Role::parse(&row.role).map_err(|e| corrupt(e.to_string()))?;
-    Ok(User {
-        id: row.id,
-        name,
-        display_name: row.display_name,
-        role,
-        disabled: row.disabled,
-        created_at: row.created_at,
-    })
-}
-
-const USER_COLUMNS: &str = "u.id, u.name, u.display_name, u.role, u.disabled, u.created_at";
 
 impl AccountStore for SqliteStore {
     async fn any_users(&self) -> Result<bool, StoreError> {
@@ -225,7 +185,7 @@ impl AccountStore for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::Token;
+    use crate::accounts::{Role, Token};
     use crate::store::{NewSubmission, Queue};
 
     fn new_user(name: &str, role: Role) -> NewUser {
@@ -247,10 +207,10 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn users_tokens_and_owners() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = SqliteStore::open(&dir.path().join("db")).await.unwrap();
+    crate::store::backends::both!(users_tokens_and_owners);
+
+    async fn users_tokens_and_owners(b: &crate::store::backends::Backend) {
+        let s = b.open().await;
         assert!(!s.any_users().await.unwrap());
         let ids = s
             .add_users(&[

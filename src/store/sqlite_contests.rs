@@ -4,104 +4,23 @@
 
 use jiff::Timestamp;
 
-use crate::judge::Verdict;
-
+use super::contest_rows::{assemble_board, ClarificationRow};
 use super::contests::{
-    db_time, parse_db_time, BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState,
-    ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,
+    db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
+    NewClarification, NewContestSubmission, RejudgeCount,
 };
-use super::model::Status;
 use super::sqlite::SqliteStore;
 use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
-/// One contest submission as `board_data` reads it.
-#[derive(Debug)]
-struct EntryRow {
-    id: i64,
-    label: String,
-    /// `submitted_at` as milliseconds since the epoch, computed by SQLite: cheaper than
-    /// parsing 20,000 texts.
-    at_ms: i64,
-    status: String,
-    verdict: Option<String>,
-    score: Option<i64>,
-}
-
-/// The submissions of one owner packed by SQLite into one text: `id label at_ms status
-/// verdict score` (`-` for none), comma-separated. None of the fields can hold a space or a
-/// comma (labels are capital letters, the rest are numbers and fixed words), and one row per
-/// contestant instead of one per submission makes reading a big board several times
-/// cheaper (sqlx's per-row cost dominates it).
+/// The submissions of one owner packed by SQLite into one text (see `contest_rows::unpack`).
 const PACKED_ENTRIES: &str = "SELECT s.user_id, group_concat(
         s.id || ' ' || s.label || ' ' ||
         CAST(round(unixepoch(s.submitted_at, 'subsec') * 1000) AS INTEGER) || ' ' ||
         s.status || ' ' || coalesce(s.verdict, '-') || ' ' || coalesce(s.score, '-'), ',')
      FROM submissions s WHERE s.contest = ? AND s.user_id IS NOT NULL
      GROUP BY s.user_id";
-
-/// The entries of one packed text (see [`PACKED_ENTRIES`]).
-fn unpack(user_id: i64, packed: &str) -> Result<Vec<EntryRow>, StoreError> {
-    let corrupt = || StoreError::Corrupt {
-        id: 0,
-        what: format!("contest submissions of user {user_id}: {packed:?}"),
-    };
-    packed
-        .split(',')
-        .map(|one| {
-            let f: Vec<&str> = one.split(' ').collect();
-            let [id, label, at_ms, status, verdict, score] = f.as_slice() else {
-                return Err(corrupt());
-            };
-            let optional = |v: &str| (v != "-").then(|| v.to_string());
-            Ok(EntryRow {
-                id: id.parse().map_err(|_| corrupt())?,
-                label: label.to_string(),
-                at_ms: at_ms.parse().map_err(|_| corrupt())?,
-                status: status.to_string(),
-                verdict: optional(verdict),
-                score: optional(score)
-                    .map(|s| s.parse())
-                    .transpose()
-                    .map_err(|_| corrupt())?,
-            })
-        })
-        .collect()
-}
-
-#[derive(Debug, sqlx::FromRow)]
-struct ClarificationRow {
-    id: i64,
-    author: Option<String>,
-    author_id: Option<i64>,
-    label: Option<String>,
-    question: Option<String>,
-    answer: Option<String>,
-    public: bool,
-    created_at: String,
-    answered_at: Option<String>,
-}
-
-fn to_entry(row: EntryRow, user: String) -> Result<BoardEntry, StoreError> {
-    let corrupt = |what: String| StoreError::Corrupt { id: row.id, what };
-    let status = Status::parse(&row.status).ok_or_else(|| corrupt(row.status.clone()))?;
-    let verdict = row
-        .verdict
-        .as_deref()
-        .map(Verdict::parse)
-        .transpose()
-        .map_err(|e| corrupt(e.to_string()))?;
-    Ok(BoardEntry {
-        id: row.id,
-        at: Timestamp::from_millisecond(row.at_ms).map_err(|e| corrupt(e.to_string()))?,
-        user,
-        label: row.label,
-        status,
-        verdict,
-        score: row.score.and_then(|s| u32::try_from(s).ok()),
-    })
-}
 
 impl ContestStore for SqliteStore {
     async fn participation(
@@ -251,34 +170,7 @@ impl ContestStore for SqliteStore {
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;
-        let names: std::collections::HashMap<i64, &str> = participants
-            .iter()
-            .map(|(id, name, _)| (*id, name.as_str()))
-            .collect();
-        let mut submissions = Vec::new();
-        for (user_id, packed) in packed {
-            if let Some(name) = names.get(&user_id) {
-                for row in unpack(user_id, &packed)? {
-                    submissions.push(to_entry(row, (*name).to_string())?);
-                }
-            }
-        }
-        Ok(BoardData {
-            state: state.map_or(ContestState::default(), |(v, unfrozen)| ContestState {
-                version: u64::try_from(v).unwrap_or(0),
-                unfrozen,
-            }),
-            participants: participants
-                .iter()
-                .map(|(_, user, started)| {
-                    Ok(Participant {
-                        user: user.clone(),
-                        started_at: parse_db_time(started)?,
-                    })
-                })
-                .collect::<Result<_, StoreError>>()?,
-            submissions,
-        })
+        assemble_board(state, participants, packed)
     }
 
     async fn set_unfrozen(&self, contest: &str, unfrozen: bool) -> Result<(), StoreError> {
@@ -399,20 +291,7 @@ impl ContestStore for SqliteStore {
         .bind(viewer)
         .fetch_all(&self.reader)
         .await?;
-        Ok(rows
-            .into_iter()
-            .map(|r| Clarification {
-                id: r.id,
-                author: r.author,
-                author_id: r.author_id,
-                problem: r.label,
-                question: r.question,
-                answer: r.answer,
-                public: r.public,
-                created_at: r.created_at,
-                answered_at: r.answered_at,
-            })
-            .collect())
+        Ok(rows.into_iter().map(Clarification::from).collect())
     }
 }
 
@@ -427,7 +306,3 @@ async fn bump(tx: &mut sqlx::SqliteConnection, contest: &str) -> Result<(), Stor
     .await?;
     Ok(())
 }
-
-#[cfg(test)]
-#[path = "contest_tests.rs"]
-mod tests;

@@ -1,5 +1,6 @@
-//! Store tests against real SQLite files in a temporary folder.
+//! Store tests, each run on a SQLite file and on a PostgreSQL database (see `backends.rs`).
 
+use super::backends::{both, Backend};
 use super::*;
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 
@@ -38,17 +39,55 @@ fn report(verdict: Verdict, tests: usize) -> JudgeReport {
     )
 }
 
-async fn store(dir: &tempfile::TempDir) -> SqliteStore {
-    SqliteStore::open(&dir.path().join("nested/folder/db.sqlite"))
-        .await
-        .unwrap()
+both!(
+    creates_the_store_and_claims_oldest_first_exactly_once,
+    concurrent_claims_never_hand_out_a_submission_twice,
+    complete_stores_results_and_stale_attempts_are_ignored,
+    rejudge_replaces_old_results,
+    released_submissions_keep_their_place_in_the_queue,
+    list_is_newest_first_with_filters,
+    data_survives_reopening,
+    a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound,
+    a_full_queue_stores_nothing,
+    depths_count_each_status,
+);
+
+async fn depths_count_each_status(b: &Backend) {
+    let s = b.open().await;
+    for _ in 0..3 {
+        s.enqueue(new("p")).await.unwrap();
+    }
+    s.claim("w").await.unwrap().unwrap();
+    let claimed = s.claim("w").await.unwrap().unwrap();
+    s.mark_running(claimed.id, claimed.attempt).await.unwrap();
+    assert_eq!(
+        s.depth_by_status().await.unwrap(),
+        vec![
+            (Status::Queued, 1),
+            (Status::Compiling, 1),
+            (Status::Running, 1)
+        ]
+    );
 }
 
-#[tokio::test]
-async fn creates_the_file_and_claims_oldest_first_exactly_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
-    assert!(dir.path().join("nested/folder/db.sqlite").exists());
+async fn a_full_queue_stores_nothing(b: &Backend) {
+    let s = b.open().await;
+    for _ in 0..3 {
+        assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+    }
+    assert_eq!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap(), None);
+    assert_eq!(s.depth().await.unwrap(), 3);
+    // A claim makes room.
+    s.claim("w0").await.unwrap().unwrap();
+    assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+    assert_eq!(s.list(None, 10, None).await.unwrap().len(), 4);
+}
+
+async fn creates_the_store_and_claims_oldest_first_exactly_once(b: &Backend) {
+    let s = b.open().await;
+    if let Backend::Sqlite(_, path) = b {
+        assert!(path.exists());
+    }
     let a = s.enqueue(new("sudoku")).await.unwrap();
     let b = s.enqueue(new("sudoku")).await.unwrap();
     assert_eq!(s.depth().await.unwrap(), 2);
@@ -58,16 +97,15 @@ async fn creates_the_file_and_claims_oldest_first_exactly_once() {
     assert_eq!(s.get(a).await.unwrap().unwrap().status, Status::Compiling);
 }
 
-#[tokio::test]
-async fn concurrent_claims_never_hand_out_a_submission_twice() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn concurrent_claims_never_hand_out_a_submission_twice(b: &Backend) {
+    let s = b.open().await;
     for _ in 0..40 {
         s.enqueue(new("sudoku")).await.unwrap();
     }
+    // Eight claimers on three nodes (stores of their own, as on three machines).
     let mut tasks = Vec::new();
     for w in 0..8 {
-        let s = s.clone();
+        let s = b.node(&format!("n{}", w % 3), 30_000).await;
         tasks.push(tokio::spawn(async move {
             let mut got = Vec::new();
             while let Some(c) = s.claim(&format!("w{w}")).await.unwrap() {
@@ -80,20 +118,22 @@ async fn concurrent_claims_never_hand_out_a_submission_twice() {
     for t in tasks {
         all.extend(t.await.unwrap());
     }
+    assert_eq!(all.len(), 40, "every claim is of a different submission");
     all.sort();
     all.dedup();
     assert_eq!(all.len(), 40);
+    assert_eq!(s.depth().await.unwrap(), 0);
 }
 
-#[tokio::test]
-async fn complete_stores_results_and_stale_attempts_are_ignored() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn complete_stores_results_and_stale_attempts_are_ignored(b: &Backend) {
+    let s = b.open().await;
     let id = s.enqueue(new("sudoku")).await.unwrap();
     let first = s.claim("w0").await.unwrap().unwrap();
     s.mark_running(id, first.attempt).await.unwrap();
     assert_eq!(s.get(id).await.unwrap().unwrap().status, Status::Running);
-    // A crash: the claim goes stale and the submission is claimed again.
+    // A crash: the daemon starts again (a new instance of the node), its old claim goes
+    // stale and the submission is claimed again.
+    let s = b.open().await;
     assert_eq!(
         s.requeue_stale(3).await.unwrap(),
         StaleOutcome {
@@ -121,10 +161,8 @@ async fn complete_stores_results_and_stale_attempts_are_ignored() {
     assert_eq!(got.source.as_deref(), Some("int main(){}"));
 }
 
-#[tokio::test]
-async fn rejudge_replaces_old_results() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn rejudge_replaces_old_results(b: &Backend) {
+    let s = b.open().await;
     let id = s.enqueue(new("sudoku")).await.unwrap();
     assert_eq!(s.rejudge(id).await.unwrap(), RejudgeOutcome::AlreadyQueued);
     let c = s.claim("w0").await.unwrap().unwrap();
@@ -147,10 +185,8 @@ async fn rejudge_replaces_old_results() {
     assert_eq!(s.rejudge(999).await.unwrap(), RejudgeOutcome::NotFound);
 }
 
-#[tokio::test]
-async fn released_submissions_keep_their_place_in_the_queue() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn released_submissions_keep_their_place_in_the_queue(b: &Backend) {
+    let s = b.open().await;
     let a = s.enqueue(new("sudoku")).await.unwrap();
     let c = s.claim("w0").await.unwrap().unwrap();
     let _b = s.enqueue(new("sudoku")).await.unwrap();
@@ -158,10 +194,8 @@ async fn released_submissions_keep_their_place_in_the_queue() {
     assert_eq!(s.claim("w0").await.unwrap().unwrap().id, a);
 }
 
-#[tokio::test]
-async fn list_is_newest_first_with_filters() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn list_is_newest_first_with_filters(b: &Backend) {
+    let s = b.open().await;
     let mut ids = Vec::new();
     for p in ["sudoku", "binary-sudoku", "sudoku", "sudoku"] {
         ids.push(s.enqueue(new(p)).await.unwrap());
@@ -181,27 +215,25 @@ async fn list_is_newest_first_with_filters() {
     assert_eq!(older.iter().map(|x| x.id).collect::<Vec<_>>(), [ids[0]]);
 }
 
-#[tokio::test]
-async fn data_survives_reopening() {
-    let dir = tempfile::tempdir().unwrap();
+async fn data_survives_reopening(b: &Backend) {
     let id = {
-        let s = store(&dir).await;
+        let s = b.open().await;
         s.enqueue(new("sudoku")).await.unwrap()
     };
-    let s = store(&dir).await;
+    let s = b.open().await;
     assert_eq!(s.get(id).await.unwrap().unwrap().status, Status::Queued);
 }
 
-#[tokio::test]
-async fn a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = store(&dir).await;
+async fn a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound(b: &Backend) {
+    let mut s = b.open().await;
     let id = s.enqueue(new("sudoku")).await.unwrap();
     // Claimed, then the daemon dies (the submission stays `running`), three times.
     for attempt in 1..=3 {
         let claimed = s.claim("w0").await.unwrap().unwrap();
         assert_eq!((claimed.id, claimed.attempt), (id, attempt));
         s.mark_running(id, claimed.attempt).await.unwrap();
+        // The daemon dies and starts again: a new instance of the same node.
+        s = b.open().await;
         let outcome = s.requeue_stale(3).await.unwrap();
         let expected = match attempt {
             3 => StaleOutcome {

@@ -1,0 +1,59 @@
+//! A node's heartbeat: every third of a lease it renews its row in `nodes` and the leases of
+//! every claim it holds, and on a shared database (PostgreSQL) it hands the claims of nodes
+//! whose leases ran out back to the queue, waking this node's idle workers to take them.
+
+use std::sync::Arc;
+
+use tokio::sync::{watch, Notify};
+use tokio::task::JoinHandle;
+
+use crate::store::{NodeStore, Store};
+
+/// Starts the heartbeat of `store`'s node; it returns when `shutdown` turns true.
+pub fn spawn(
+    store: Store,
+    max_attempts: u32,
+    wake: Arc<Notify>,
+    mut shutdown: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    let every = store.lease().heartbeat_every();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = shutdown.changed() => {}
+            }
+            if *shutdown.borrow() {
+                break;
+            }
+            beat(&store, max_attempts, &wake).await;
+        }
+    })
+}
+
+/// One beat: renew, then (shared database) sweep expired leases.
+pub async fn beat(store: &Store, max_attempts: u32, wake: &Notify) {
+    if let Err(e) = store.heartbeat().await {
+        tracing::error!(error = %e, "heartbeat: cannot renew this node's leases");
+    }
+    if !store.is_shared() {
+        return;
+    }
+    match store.requeue_expired(max_attempts).await {
+        Ok(o) if o.requeued > 0 || o.failed > 0 => {
+            tracing::warn!(
+                requeued = o.requeued,
+                failed = o.failed,
+                "claims of a node that stopped beating: queued again, or SE after {max_attempts} \
+                 attempts"
+            );
+            for _ in 0..o.requeued {
+                wake.notify_one();
+            }
+        }
+        Ok(_) => {}
+        Err(e) => tracing::error!(error = %e, "heartbeat: cannot sweep expired leases"),
+    }
+}
