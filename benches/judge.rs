@@ -4,6 +4,8 @@
 //!    clients, with p50/p99 latency, on SQLite and then on PostgreSQL (a throwaway cluster
 //!    started by the bench, `initdb` + `postgres`; skipped with a note when none can start);
 //!    baseline: `GET /api/problems` (HTTP alone, no database) under the same load.
+//!    Then, on the same daemon and database: a Prometheus scrape (`GET /metrics`) next to
+//!    `GET /api/health`, one client, alternating, median and p99 of each.
 //! 2. overhead: what the judge adds per test over the sandboxed runs themselves (claim,
 //!    scheduling, checker, storage), judging an accepted C solution through the real worker
 //!    and sandbox; baseline: the sandboxed run's own time per test.
@@ -132,6 +134,42 @@ async fn bench_accept(config: &Config, label: &str, store: Store) {
         median(&mut p99s),
         median(&mut base_p99s),
         rate / base_rate
+    );
+    bench_scrape(&base, label).await;
+}
+
+/// `GET /metrics` next to `GET /api/health` on the daemon at `base`, one request at a time,
+/// alternating so both see the same load: what a Prometheus scrape costs the judge.
+async fn bench_scrape(base: &str, label: &str) {
+    const SCRAPES: usize = 300;
+    let client = reqwest::Client::new();
+    let time = |path: &'static str| {
+        let (client, url) = (client.clone(), format!("{base}{path}"));
+        async move {
+            let t = Instant::now();
+            let r = client.get(&url).send().await.expect("request");
+            assert!(r.status().is_success(), "{path}: status {}", r.status());
+            let _ = r.bytes().await.expect("body");
+            t.elapsed()
+        }
+    };
+    let (mut metrics, mut health) = (Vec::new(), Vec::new());
+    for _ in 0..SCRAPES {
+        metrics.push(time("/metrics").await);
+        health.push(time("/api/health").await);
+    }
+    metrics.sort();
+    health.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let (m50, h50) = (ms(percentile(&metrics, 0.5)), ms(percentile(&health, 0.5)));
+    println!(
+        "scrape on {label}: {SCRAPES} each, one client, alternating\n  \
+         GET /metrics     median {m50:6.2} ms   p99 {:6.2} ms\n  \
+         GET /api/health  median {h50:6.2} ms   p99 {:6.2} ms   (baseline)\n  \
+         ratio metrics/health  {:.2}",
+        ms(percentile(&metrics, 0.99)),
+        ms(percentile(&health, 0.99)),
+        m50 / h50
     );
 }
 
