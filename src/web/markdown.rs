@@ -3,7 +3,34 @@
 //! mailto or none (`javascript:`...) lose their target: a statement cannot run script in a
 //! contestant's browser even if its author wanted it to.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// [`render`] of a loaded problem's statement, rendered once per distinct statement text and
+/// shared after: statements do not change while a daemon runs, and rendering one on every
+/// page view cost more than the rest of the page. The cache is keyed by the text itself (two
+/// daemons in one process may load different statements under one problem id) and holds
+/// only statements of loaded packages, never anything a request sends.
+pub fn render_statement(markdown: &str) -> Arc<str> {
+    static RENDERED: OnceLock<Mutex<HashMap<String, Arc<str>>>> = OnceLock::new();
+    let cache = RENDERED.get_or_init(Default::default);
+    if let Some(html) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(markdown)
+    {
+        return Arc::clone(html);
+    }
+    let html: Arc<str> = Arc::from(render(markdown));
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(markdown.to_string())
+        .or_insert(html)
+        .clone()
+}
 
 /// The HTML of a statement, without its leading top-level heading (the page shows the
 /// problem's title itself).
@@ -90,5 +117,18 @@ mod tests {
         assert!(out.contains("href=\"/rel#a\""));
         assert!(out.contains("<pre><code>1 2\n</code></pre>"), "{out}");
         assert!(!render("[a](JaVaScRiPt:x)").contains("JaVa"));
+    }
+
+    #[test]
+    fn a_statement_is_rendered_once_and_each_text_apart() {
+        let a = render_statement("# A\n\nfirst *statement*\n");
+        let again = render_statement("# A\n\nfirst *statement*\n");
+        assert!(
+            Arc::ptr_eq(&a, &again),
+            "the second view reuses the first render"
+        );
+        assert_eq!(&*a, render("# A\n\nfirst *statement*\n"));
+        let other = render_statement("# A\n\nanother one\n");
+        assert!(other.contains("another one") && !other.contains("first"));
     }
 }

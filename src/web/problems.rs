@@ -81,7 +81,7 @@ struct ListPage {
 pub struct ProblemPage {
     nav: Nav,
     problem: ProblemView,
-    statement: String,
+    statement: std::sync::Arc<str>,
     contest: Option<ContestCrumb>,
     action: String,
     languages: Vec<LanguageOption>,
@@ -104,7 +104,7 @@ impl ProblemPage {
         ProblemPage {
             nav,
             problem: ProblemView::of(p),
-            statement: markdown::render(&p.statement),
+            statement: markdown::render_statement(&p.statement),
             contest,
             action,
             languages: languages(state, None),
