@@ -153,19 +153,7 @@ impl PgStore {
         )
         .fetch_all(&self.pool)
         .await?;
-        Ok(super::IN_QUEUE
-            .into_iter()
-            .map(|status| {
-                let n = match status {
-                    Status::Queued => queued,
-                    other => in_flight
-                        .iter()
-                        .find(|(s, _)| s == other.as_str())
-                        .map_or(0, |(_, n)| *n),
-                };
-                (status, u64::try_from(n).unwrap_or(0))
-            })
-            .collect())
+        Ok(super::sqlite_depths::depths(queued, &in_flight))
     }
 
     /// Submissions judged (`done`), for benchmarks that wait for a batch.

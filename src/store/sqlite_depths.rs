@@ -1,4 +1,5 @@
-//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`.
+//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`: the
+//! SQLite query, and the rows both stores make of their counts ([`depths`]).
 
 use super::{SqliteStore, Status, StoreError};
 
@@ -20,16 +21,24 @@ impl SqliteStore {
         )
         .fetch_all(&self.reader)
         .await?;
-        let count = |status: Status| match status {
-            Status::Queued => queued,
-            other => in_flight
-                .iter()
-                .find(|(s, _)| s == other.as_str())
-                .map_or(0, |(_, n)| *n),
-        };
-        Ok(IN_QUEUE
-            .into_iter()
-            .map(|s| (s, u64::try_from(count(s)).unwrap_or(0)))
-            .collect())
+        Ok(depths(queued, &in_flight))
     }
+}
+
+/// The gauge's rows from the two counts both stores make (queued; in flight by status), each
+/// through its partial index.
+pub(super) fn depths(queued: i64, in_flight: &[(String, i64)]) -> Vec<(Status, u64)> {
+    IN_QUEUE
+        .into_iter()
+        .map(|status| {
+            let n = match status {
+                Status::Queued => queued,
+                other => in_flight
+                    .iter()
+                    .find(|(s, _)| s == other.as_str())
+                    .map_or(0, |(_, n)| *n),
+            };
+            (status, u64::try_from(n).unwrap_or(0))
+        })
+        .collect()
 }
