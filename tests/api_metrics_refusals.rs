@@ -1,8 +1,9 @@
 //! `sudojudge_http_requests_total` counts the requests the outer layers refuse, against the
 //! real daemon on port 0: a body over the size limit (413), a body that comes too slowly
-//! (408), a method a route does not serve (405) and unknown paths (404) each show up in
-//! `/metrics` with their status; unknown paths all count under the one `unmatched` route, so
-//! the paths a client invents never mint new label values.
+//! (408), a request past the request timeout (503), a method a route does not serve (405)
+//! and unknown paths (404) each show up in `/metrics` with their status; unknown paths all
+//! count under the one `unmatched` route, so the paths a client invents never mint new label
+//! values.
 
 #[path = "fixtures/daemon.rs"]
 mod daemon;
@@ -186,4 +187,34 @@ async fn refused_requests_are_counted_with_their_status() {
     assert_eq!(routes(&again), known, "{again:#?}");
     // The scrapes themselves are the only other change: `/metrics` 200 was already a series.
     assert_eq!(again.len(), series, "{again:#?}");
+}
+
+/// A request that outlasts the request timeout (here a body trickled slower than it, the body
+/// timeout being longer) is answered 503 `timeout` by the outermost limit, and counted so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_past_the_request_timeout_are_counted_as_503() {
+    let (_dir, d) = start_fresh(
+        0,
+        1,
+        "[server]\nrequest_timeout_ms = 800\nbody_timeout_ms = 20000\n",
+    );
+    let c = client();
+    let before = http_counts(&c, &d).await;
+    let late = raw(
+        &d,
+        "POST /api/submissions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+         content-length: 100\r\n\r\n",
+        b"{",
+        true,
+    )
+    .await;
+    assert!(late.starts_with("HTTP/1.1 503"), "{late}");
+    assert!(late.contains("timeout"), "{late}");
+    let after = http_counts(&c, &d).await;
+    assert_eq!(
+        count(&after, "/api/submissions", "POST", "503")
+            - count(&before, "/api/submissions", "POST", "503"),
+        1.0,
+        "{after:#?}"
+    );
 }
