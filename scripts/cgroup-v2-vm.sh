@@ -116,7 +116,7 @@ check segfault runtime_error $H/segv.c --time-limit 10000
 check python-membomb memory_limit $H/membomb.py --memory-limit 64 --time-limit 60000
 check urandom-include compile_error $H/urandom_include.c
 echo "LEFT cgroups $(find /sys/fs/cgroup -mindepth 2 -type d -path '*sudojudge*' | tr '\n' ' ')"
-echo "LEFT processes $(ps -eo uid= | awk '$1 >= 61000' | wc -l)"
+echo "LEFT processes $(ps -eo uid= | awk '$1 >= 1879048192' | wc -l)"
 echo "LEFT boxes $(ls /tmp/sudojudge-boxes 2>/dev/null | tr '\n' ' ')"
 echo "GUEST DONE"
 echo o > /proc/sysrq-trigger

@@ -397,8 +397,9 @@ fn similarity_flags_the_copies_writes_its_csv_and_ctrl_c_stops_cleanly() {
 }
 
 /// The sandbox uids of these tests start here, apart from every other process's (slots are
-/// leased per process from `uid_base` up), so a process left under them is grade's.
-const GRADE_UID_BASE: u32 = 63_000;
+/// leased per process from `uid_base` up), so a process left under them is grade's: the
+/// block just above the default `uid_base` (1879048192) and the 64 blocks of named nodes.
+const GRADE_UID_BASE: u32 = 1_879_048_192 + 65 * 1000;
 
 /// Processes running as the grade tests' sandbox uids.
 fn slot_processes() -> Vec<String> {

@@ -1,7 +1,9 @@
 //! Three `serve --node` daemons on one machine at once (each on its own database: sharing one
 //! is the PostgreSQL store's part): all judge right, each in its own uids and folders; one is
 //! killed with `kill -9` mid-judging, another node started after that leaves the dead node's
-//! leftovers alone, and the dead node, restarted, sweeps them and finishes its work.
+//! leftovers alone, and the dead node, restarted, sweeps them and finishes its work. At the
+//! end every node stops cleanly and its box folder (a tmpfs mount) and cgroup folders are
+//! removed, and checked gone.
 
 #[path = "fixtures/daemon.rs"]
 mod daemon;
@@ -120,6 +122,7 @@ async fn three_nodes_on_one_machine_judge_apart_and_sweep_only_their_own() {
 
     // A node started now sweeps at start: its own folders only; y's leftovers stay.
     let (_w_dir, w) = start_fresh(2, 1, &extra("node-w"));
+    let w_sandbox = node_sandbox("node-w");
     assert!(w.log().contains("node=node-w"), "{}", w.log());
     assert_eq!(
         made_by(&sandboxes[1], y_pid),
@@ -142,5 +145,23 @@ async fn three_nodes_on_one_machine_judge_apart_and_sweep_only_their_own() {
             assert!(left.is_empty(), "{name} slot {slot}: processes {left:?}");
         }
     }
-    drop(w);
+    // Every node stops cleanly, then its box folder (a tmpfs) and cgroup folders go.
+    let (mut w, mut y) = (w, y);
+    let [(_, x), _, (_, z)] = &mut nodes[..] else {
+        panic!("three nodes")
+    };
+    for d in [&mut w, &mut y, x, z] {
+        let pid = d.pid();
+        assert!(
+            d.terminate(Duration::from_secs(30)).success(),
+            "{}",
+            d.log()
+        );
+        for s in sandboxes.iter().chain([&w_sandbox]) {
+            assert!(made_by(s, pid).is_empty(), "{:?}", made_by(s, pid));
+        }
+    }
+    for s in sandboxes.iter().chain([&w_sandbox]) {
+        sandbox_support::remove_node_folders(s);
+    }
 }

@@ -1,7 +1,8 @@
 //! Two nodes on one machine (`serve --node A`, `serve --node B`): each judges in its own
 //! namespace (slot uids, box folder, cgroup folder), runs of both go on at once, each
 //! cleans up only its own, and node A's sweep of what a dead judge left leaves node B's
-//! boxes alone (live or stale: B's stale ones are B's to sweep).
+//! boxes alone (live or stale: B's stale ones are B's to sweep). Each test unmounts and
+//! removes its nodes' box folders and cgroup folders at the end, and checks they are gone.
 
 #[path = "sandbox_support/mod.rs"]
 mod sandbox_support;
@@ -9,7 +10,7 @@ mod sandbox_support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sandbox_support::{config, processes_of};
+use sandbox_support::{config, processes_of, remove_node_folders};
 use sudojudge::config::SandboxConfig;
 use sudojudge::node::NodeIdentity;
 use sudojudge::sandbox::{Limits, RunRequest, RunStatus, Sandbox};
@@ -143,6 +144,8 @@ fn two_nodes_judge_at_once_in_their_own_namespaces() {
     drop((sa, sb));
     assert!(entries(&a, &format!("slot0-{pid}-")).is_empty());
     assert!(entries(&b, &format!("slot0-{pid}-")).is_empty());
+    remove_node_folders(&a);
+    remove_node_folders(&b);
 }
 
 #[test]
@@ -193,4 +196,6 @@ fn a_nodes_sweep_leaves_another_nodes_boxes_alone() {
     let sb0 = sandbox(&b, 0);
     assert_eq!(existing(&stale_b), 0, "node B left its own: {stale_b:?}");
     drop(sb0);
+    remove_node_folders(&a);
+    remove_node_folders(&b);
 }

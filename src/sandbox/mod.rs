@@ -9,7 +9,9 @@
 //! every namespace, mount, cgroup and credential change and reports back as JSON.
 //!
 //! Module map:
-//! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process.
+//! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process;
+//!   `helper_link.rs`: starting that process and the line exchange with it;
+//!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
 //!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
 //!   helper exchange.
@@ -37,12 +39,15 @@ pub mod spec;
 pub mod status;
 pub mod supervise;
 
+mod error;
+mod helper_link;
 mod runner;
 mod stale;
 
+pub use error::SandboxError;
 pub use helper::helper_main;
 pub use probe::{probe, Capabilities};
-pub use runner::{RunOptions, Sandbox, SandboxError, SLOT_WAIT};
+pub use runner::{RunOptions, Sandbox, SLOT_WAIT};
 
 use std::path::PathBuf;
 

@@ -1,67 +1,26 @@
 //! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
 //! the helper process, reads the outcome back and tears everything down.
 
-use std::io::{BufRead, BufReader, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::DirBuilderExt;
-use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::boxdir::{self, BoxDirError, RunDir};
 use super::boxfs::BoxFs;
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
+use super::error::SandboxError;
+use super::helper_link::HelperLink;
 use super::probe::{probe_with, Capabilities};
 use super::rlimits::RlimitPlan;
 use super::rootfs::Devices;
-use super::slots::{SlotError, SlotLease};
-use super::spec::{BoxSpec, HelperReport};
+use super::slots::SlotLease;
+use super::spec::BoxSpec;
 use super::stale;
 use super::status::{classify, Facts};
 use super::{RunReport, RunRequest};
 use crate::config::SandboxConfig;
-
-/// The judge's own faults while running a box (a submission's misbehaviour is never one).
-#[derive(Debug, thiserror::Error)]
-pub enum SandboxError {
-    /// The host cannot isolate runs and the config does not allow degraded mode.
-    #[error("the sandbox cannot isolate runs on this host; missing: {}", .0.join("; "))]
-    Unavailable(Vec<String>),
-    /// A box folder or file could not be handled.
-    #[error(transparent)]
-    BoxDir(#[from] BoxDirError),
-    /// A cgroup could not be created, read or removed.
-    #[error(transparent)]
-    Cgroup(#[from] CgroupError),
-    /// The helper process could not be started or talked to.
-    #[error("sandbox helper {path}: {source}")]
-    Helper {
-        /// The helper binary.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The helper answered with something that is not a report.
-    #[error("sandbox helper gave no report (exit {status}): {output}")]
-    HelperOutput {
-        /// Its exit status.
-        status: String,
-        /// What it printed (stdout then stderr), truncated.
-        output: String,
-    },
-    /// Setting up the box failed inside the helper.
-    #[error("sandbox set-up failed: {0}")]
-    Setup(String),
-    /// The request itself is unusable (empty argv, NUL bytes, a path as a file name).
-    #[error("invalid run request: {0}")]
-    Request(String),
-    /// No sandbox slot could be leased.
-    #[error(transparent)]
-    Slot(#[from] SlotError),
-}
 
 /// Per-run settings beyond [`super::Limits`].
 #[derive(Debug, Clone, Copy, Default)]
@@ -84,7 +43,8 @@ pub struct Sandbox {
     slot: u32,
     uid: u32,
     gid: u32,
-    helper: PathBuf,
+    /// The slot's helper process, started on first use.
+    helper: HelperLink,
     cgroups: Option<CgroupManager>,
     /// cgroup v1: the slot's reused cgroup the helper lives in (no per-run migration).
     slot_cgroup: Option<Cgroup>,
@@ -94,24 +54,8 @@ pub struct Sandbox {
     /// namespace; the host only ever sees the empty folder).
     template: PathBuf,
     seq: AtomicU64,
-    server: Mutex<Option<Server>>,
     /// The slot is this sandbox's alone, host-wide, while it lives (dropped last).
     _lease: SlotLease,
-}
-
-/// The running helper process and its protocol pipes.
-#[derive(Debug)]
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Server {
-    fn stop(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// How long [`Sandbox::new`] waits for another process to free the slot asked for.
@@ -206,14 +150,13 @@ impl Sandbox {
             slot,
             uid: id,
             gid: id,
-            helper,
+            helper: HelperLink::new(helper),
             cgroups,
             slot_cgroup,
             capabilities,
             name,
             template,
             seq: AtomicU64::new(0),
-            server: Mutex::new(None),
             _lease: lease,
         })
     }
@@ -221,10 +164,7 @@ impl Sandbox {
     /// Uses `path` as the helper binary (the `sudojudge` executable). Tests and other
     /// binaries embedding the library need this; the default is the running executable.
     pub fn set_helper(&mut self, path: impl Into<PathBuf>) {
-        self.helper = path.into();
-        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
-            server.stop();
-        }
+        self.helper.set_path(path.into());
     }
 
     /// Where box folders live: a private (0700) folder of the judge, on a tmpfs unless
@@ -354,7 +294,7 @@ impl Sandbox {
             isolate: !degraded,
         };
         let started = Instant::now();
-        let report = self.call_helper(&spec)?;
+        let report = self.helper.call(&spec)?;
         let helper_wall = started.elapsed();
 
         let ((stdout, stdout_len), (stderr, stderr_len)) = match &outputs {
@@ -410,95 +350,11 @@ impl Sandbox {
             gid: self.gid,
         }
     }
-
-    fn spawn_server(&self) -> Result<Server, SandboxError> {
-        let helper_err = |source| SandboxError::Helper {
-            path: self.helper.clone(),
-            source,
-        };
-        // argv[0] is neutral: the box's init is a clone of the helper, and its
-        // `/proc/1/cmdline` must not name the judge's binary path.
-        let mut child = Command::new(&self.helper)
-            .arg0("sudojudge")
-            .arg("__sandbox-init")
-            .env_clear()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(helper_err)?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(helper_err(std::io::Error::other("no pipes to the helper")));
-        };
-        Ok(Server {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout),
-        })
-    }
-
-    fn exchange(server: &mut Server, line: &[u8]) -> std::io::Result<String> {
-        server.stdin.write_all(line)?;
-        server.stdin.flush()?;
-        let mut answer = String::new();
-        if server.stdout.read_line(&mut answer)? == 0 {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "the helper exited",
-            ));
-        }
-        Ok(answer)
-    }
-
-    /// Sends one spec to the slot's helper (started on first use, restarted once if it
-    /// died) and reads its report.
-    fn call_helper(&self, spec: &BoxSpec) -> Result<HelperReport, SandboxError> {
-        let mut line = serde_json::to_vec(spec)
-            .map_err(|e| SandboxError::Request(format!("cannot encode the box spec: {e}")))?;
-        line.push(b'\n');
-        let mut guard = self.server.lock().unwrap_or_else(|e| e.into_inner());
-        let mut last_err = None;
-        for _attempt in 0..2 {
-            let mut server = match guard.take() {
-                Some(s) => s,
-                None => self.spawn_server()?,
-            };
-            match Self::exchange(&mut server, &line) {
-                Ok(answer) => {
-                    *guard = Some(server);
-                    return match serde_json::from_str::<Result<HelperReport, String>>(&answer) {
-                        Ok(Ok(report)) => Ok(report),
-                        Ok(Err(message)) => Err(SandboxError::Setup(message)),
-                        Err(_) => {
-                            let mut output = answer;
-                            output.truncate(4096);
-                            Err(SandboxError::HelperOutput {
-                                status: "running".into(),
-                                output,
-                            })
-                        }
-                    };
-                }
-                Err(e) => {
-                    server.stop();
-                    last_err = Some(e);
-                }
-            }
-        }
-        Err(SandboxError::Helper {
-            path: self.helper.clone(),
-            source: last_err.unwrap_or_else(|| std::io::Error::other("helper failed")),
-        })
-    }
 }
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
-        if let Some(server) = self.server.get_mut().ok().and_then(Option::take) {
-            server.stop();
-        }
+        self.helper.stop();
         if let Some(cg) = &self.slot_cgroup {
             let _ = cg.remove();
         }

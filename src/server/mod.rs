@@ -109,16 +109,17 @@ pub fn route_paths() -> Vec<&'static str> {
 
 /// The API's routes over `state`.
 ///
-/// Around the routes, outermost first: the request timeout; the custom-run line (a full line
-/// answers 503 before the body is read); the body reader (whole body, bounded in size and
-/// time, a refused body discarded so the client reads the refusal).
+/// Around the routes, outermost first: the HTTP request counter (so every answer is counted,
+/// refusals included); the request timeout; the custom-run line (a full line answers 503
+/// before the body is read); the body reader (whole body, bounded in size and time, a
+/// refused body discarded so the client reads the refusal).
 pub fn router(state: AppState) -> Router {
     app(state, Router::new())
 }
 
 /// The API's routes and `pages` (the web pages, which the binary hands in: the server knows
-/// nothing of them) behind the same layers: request timeout, custom-run line, body reader,
-/// caller, CSRF guard.
+/// nothing of them) behind the same layers: request counter, request timeout, custom-run
+/// line, body reader, caller, CSRF guard.
 pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     let body_limits = body::BodyLimits {
         max_bytes: 2 * state.max_source_bytes + BODY_SLACK_BYTES,
@@ -139,10 +140,6 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
             state.clone(),
             auth::identify,
         ))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            api_metrics::count_requests,
-        ))
         .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             body::read_whole(body_limits, req, next)
@@ -151,6 +148,13 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             time_limit(request_timeout, req, next)
         }))
+        // Outermost, so the refusals of the layers above (408, 413, 503) are counted with
+        // their status too. `Router::layer` wraps each route and the fallback, so the matched
+        // route pattern is still known here; an unknown path counts as `unmatched`.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            api_metrics::count_requests,
+        ))
         .with_state(state)
 }
 

@@ -199,3 +199,62 @@ static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 pub fn timing_lock() -> std::sync::MutexGuard<'static, ()> {
     TIMING.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// Whether `path` is a mount point in this process's mount namespace (`/proc/self/mountinfo`,
+/// whose fifth field is the mount point, with spaces and the like octal-escaped).
+pub fn is_mount_point(path: &Path) -> bool {
+    let wanted = path.to_string_lossy().replace(' ', "\\040");
+    std::fs::read_to_string("/proc/self/mountinfo")
+        .unwrap_or_default()
+        .lines()
+        .any(|l| l.split(' ').nth(4) == Some(wanted.as_str()))
+}
+
+/// Removes what a named node's judges made on the host once they are all gone: unmounts the
+/// node's box folder (the tmpfs `prepare_root` mounts on it) and removes it, and removes the
+/// node's cgroup parents; then asserts that none of them is left. Only this node's folders
+/// are touched (another node's mounts and cgroups live under other names), and never the
+/// default node's (whose box folder stays mounted by design).
+pub fn remove_node_folders(sandbox: &sudojudge::config::SandboxConfig) {
+    let default = config().sandbox;
+    assert_ne!(sandbox.box_root, default.box_root, "not the default node's");
+    assert_ne!(
+        sandbox.cgroup_name, default.cgroup_name,
+        "not the default node's"
+    );
+    let parents = judge_parents(sandbox);
+    let (boxes, cgroups) = parents.split_first().expect("the box root comes first");
+    // A run's process may still be letting go of the tmpfs for a moment: umount is retried
+    // (never lazily detached, so a mount that stays busy fails the test instead of hiding).
+    let started = std::time::Instant::now();
+    while is_mount_point(boxes) {
+        match nix::mount::umount(boxes) {
+            Ok(()) => {}
+            Err(nix::errno::Errno::EBUSY)
+                if started.elapsed() < std::time::Duration::from_secs(5) =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Err(e) => panic!("umount {}: {e}", boxes.display()),
+        }
+    }
+    if boxes.exists() {
+        std::fs::remove_dir_all(boxes)
+            .unwrap_or_else(|e| panic!("remove {}: {e}", boxes.display()));
+    }
+    for parent in cgroups {
+        // A cgroup folder is removed with rmdir (its files are the kernel's); it is empty
+        // once the node's sandboxes are dropped.
+        std::fs::remove_dir(parent).unwrap_or_else(|e| panic!("rmdir {}: {e}", parent.display()));
+    }
+    assert!(
+        !is_mount_point(&sandbox.box_root),
+        "{} still mounted",
+        sandbox.box_root.display()
+    );
+    let left: Vec<PathBuf> = judge_parents(sandbox)
+        .into_iter()
+        .filter(|p| p.exists())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
