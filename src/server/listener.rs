@@ -16,7 +16,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
-use axum::Extension;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -25,6 +24,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio_io_timeout::TimeoutStream;
+use tower::ServiceExt;
 
 /// Descriptors kept for the judge whatever the clients do: the database, logs, the helper.
 const RESERVE_BASE: u64 = 128;
@@ -130,7 +130,14 @@ pub async fn serve(
         io.set_write_timeout(Some(limits.write_timeout));
         // What `into_make_service_with_connect_info` would give: the client's address, for
         // the per-address login limit.
-        let app = app.clone().layer(Extension(ConnectInfo(peer)));
+        // Layering the router per connection would wrap every route anew (a copy of the
+        // route table per connection); the extension is put on each request instead.
+        let app = app
+            .clone()
+            .map_request(move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                req
+            });
         let service = TowerToHyperService::new(app);
         let connection =
             graceful.watch(builder.serve_connection(TokioIo::new(Box::pin(io)), service));
