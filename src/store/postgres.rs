@@ -15,6 +15,7 @@ use super::location::Location;
 use super::model::{
     to_submission, to_test_result, ListFilter, Status, Submission, SubmissionRow, TestRow,
 };
+use super::node_data::{NodeData, QueuedGroup};
 use super::StoreError;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
@@ -29,6 +30,7 @@ const MAX_CONNECTIONS: u32 = 16;
 pub struct PgStore {
     pub(super) pool: PgPool,
     pub(super) lease: Lease,
+    pub(super) data: Option<NodeData>,
     url: String,
 }
 
@@ -54,6 +56,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             lease,
+            data: None,
             url: url.to_string(),
         })
     }
@@ -156,6 +159,38 @@ impl PgStore {
                 (status, u64::try_from(n).unwrap_or(0))
             })
             .collect())
+    }
+
+    /// This store with `data`: claims refuse other data if it says so, rejudges record it.
+    pub fn with_data(mut self, data: NodeData) -> PgStore {
+        self.data = Some(data);
+        self
+    }
+
+    /// Queued submissions by problem and submitted hash.
+    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
+             WHERE status = 'queued' GROUP BY problem, submitted_data_hash",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        Ok(sqlx::query_as(&format!(
+            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
+             WHERE status = 'queued' AND NOT {}
+             GROUP BY problem, submitted_data_hash",
+            super::postgres_queue::accepts(1)
+        ))
+        .bind(filter)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// Submissions judged (`done`), for benchmarks that wait for a batch.

@@ -1,5 +1,9 @@
-//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`.
+//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`, and the
+//! queued submissions grouped by problem and submitted hash (what a node refuses, what no
+//! live node can take).
 
+use super::node_data::{NodeData, QueuedGroup};
+use super::sqlite::accepts;
 use super::{SqliteStore, Status, StoreError};
 
 /// The statuses of submissions not judged yet, in the order the gauge lists them.
@@ -31,5 +35,37 @@ impl SqliteStore {
             .into_iter()
             .map(|s| (s, u64::try_from(count(s)).unwrap_or(0)))
             .collect())
+    }
+
+    /// This store with `data`: claims refuse other data if it says so, rejudges record it.
+    pub fn with_data(mut self, data: NodeData) -> SqliteStore {
+        self.data = Some(data);
+        self
+    }
+
+    /// Queued submissions by problem and submitted hash.
+    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
+             WHERE status = 'queued' GROUP BY problem, submitted_data_hash",
+        )
+        .fetch_all(&self.reader)
+        .await?)
+    }
+
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        Ok(sqlx::query_as(&format!(
+            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
+             WHERE status = 'queued' AND NOT {}
+             GROUP BY problem, submitted_data_hash",
+            accepts(1)
+        ))
+        .bind(filter)
+        .fetch_all(&self.reader)
+        .await?)
     }
 }
