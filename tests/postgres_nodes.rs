@@ -13,96 +13,19 @@ mod daemon;
 mod package;
 #[path = "fixtures/postgres.rs"]
 mod postgres;
+#[path = "fixtures/worker.rs"]
+mod worker;
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use daemon::{client, Daemon};
 use postgres::PgServer;
 use sqlx::PgPool;
+use worker::Worker;
 
 /// Lease of every node: short, so a killed node's work returns within seconds.
 const LEASE_MS: u64 = 3000;
-
-/// A `sudojudge worker` process; killed (SIGKILL) when dropped.
-struct Worker {
-    child: Option<Child>,
-    log: PathBuf,
-}
-
-impl Worker {
-    fn start(dir: &Path, config: &Path, url: &str, node: &str, slots: usize) -> Worker {
-        let log = dir.join(format!("{node}.log"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
-            .arg("--config")
-            .arg(config)
-            .args(["worker", "--database", url, "--node", node])
-            .args(["--slots", &slots.to_string()])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("start sudojudge worker");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if line.contains("judging with") {
-                    let _ = tx.send(());
-                }
-            }
-        });
-        if rx.recv_timeout(Duration::from_secs(60)).is_err() {
-            let _ = child.kill();
-            panic!(
-                "worker {node} did not start; its log:\n{}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        Worker {
-            child: Some(child),
-            log,
-        }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    fn kill9(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-
-    /// SIGTERM; returns the exit status and how long the exit took.
-    fn terminate(&mut self, limit: Duration) -> (std::process::ExitStatus, Duration) {
-        let mut child = self.child.take().expect("worker already stopped");
-        unsafe {
-            libc::kill(child.id() as i32, libc::SIGTERM);
-        }
-        let started = Instant::now();
-        loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                return (status, started.elapsed());
-            }
-            if started.elapsed() > limit {
-                let _ = child.kill();
-                panic!("the worker did not exit within {limit:?} of SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.kill9();
-    }
-}
 
 async fn count(pool: &PgPool, sql: &str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(pool).await.unwrap()
