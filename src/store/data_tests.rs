@@ -178,3 +178,51 @@ async fn sqlite_judges_with_its_current_data_postgres_refuses(b: &Backend) {
         assert!(s.refused().await.unwrap().is_empty());
     }
 }
+
+/// A figure, not a check (`--ignored`): the median claim on a queue of 2,000 (half made
+/// against other data), with the data filter and without, alternating, in the same run.
+mod claim_cost {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "a figure: cargo test --release --lib claim_cost -- --ignored --nocapture"]
+    async fn sqlite() {
+        super::claim_cost(&super::Backend::sqlite()).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "a figure: cargo test --release --lib claim_cost -- --ignored --nocapture"]
+    async fn postgres() {
+        let backend = super::Backend::postgres().expect("a PostgreSQL cluster");
+        super::claim_cost(&backend).await;
+    }
+}
+
+async fn claim_cost(b: &Backend) {
+    let filtered = refusing(b, hashes(&[("sudoku", "aa")])).await;
+    let plain = b.open().await;
+    for i in 0..2000 {
+        let h = if i % 2 == 0 { "aa" } else { "ff" };
+        plain.enqueue(sub("sudoku", Some(h))).await.unwrap();
+    }
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for _ in 0..200 {
+        for (s, times) in [(&filtered, &mut with), (&plain, &mut without)] {
+            let t = std::time::Instant::now();
+            assert!(s.claim("w0").await.unwrap().is_some());
+            times.push(t.elapsed());
+        }
+    }
+    let median = |v: &mut Vec<std::time::Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let backend = if filtered.is_shared() {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    println!(
+        "claim median on {backend}: with the data filter {:?}, without {:?}",
+        median(&mut with),
+        median(&mut without)
+    );
+}
