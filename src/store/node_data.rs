@@ -62,6 +62,21 @@ impl NodeData {
     }
 }
 
+/// The queued submissions by problem and submitted hash (both backends' SQL).
+pub(super) const QUEUED_GROUPS: &str =
+    "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
+     WHERE status = 'queued' GROUP BY problem, submitted_data_hash";
+
+/// The queued submissions the node's filter refuses, grouped: `accepts` is the backend's
+/// condition on row `q` with the filter's parameter.
+pub(super) fn refused_sql(accepts: &str) -> String {
+    format!(
+        "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
+         WHERE status = 'queued' AND NOT {accepts}
+         GROUP BY problem, submitted_data_hash"
+    )
+}
+
 /// A group of queued submissions: one problem and one submitted hash (`None`: no hash stored,
 /// claimable by any node with the problem): what a node refuses, or what no live node can take.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

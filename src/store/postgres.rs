@@ -15,7 +15,7 @@ use super::location::Location;
 use super::model::{
     to_submission, to_test_result, ListFilter, Status, Submission, SubmissionRow, TestRow,
 };
-use super::node_data::{NodeData, QueuedGroup};
+use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
 use super::StoreError;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
@@ -169,12 +169,7 @@ impl PgStore {
 
     /// Queued submissions by problem and submitted hash.
     pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
-             WHERE status = 'queued' GROUP BY problem, submitted_data_hash",
-        )
-        .fetch_all(&self.pool)
-        .await?)
+        Ok(sqlx::query_as(QUEUED_GROUPS).fetch_all(&self.pool).await?)
     }
 
     /// Queued submissions this node's claims refuse, by problem and submitted hash.
@@ -182,15 +177,12 @@ impl PgStore {
         let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
             return Ok(Vec::new());
         };
-        Ok(sqlx::query_as(&format!(
-            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
-             WHERE status = 'queued' AND NOT {}
-             GROUP BY problem, submitted_data_hash",
-            super::postgres_queue::accepts(1)
-        ))
-        .bind(filter)
-        .fetch_all(&self.pool)
-        .await?)
+        Ok(
+            sqlx::query_as(&refused_sql(&super::postgres_queue::accepts(1)))
+                .bind(filter)
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Submissions judged (`done`), for benchmarks that wait for a batch.

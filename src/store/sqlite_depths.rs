@@ -2,7 +2,7 @@
 //! queued submissions grouped by problem and submitted hash (what a node refuses, what no
 //! live node can take).
 
-use super::node_data::{NodeData, QueuedGroup};
+use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
 use super::sqlite::accepts;
 use super::{SqliteStore, Status, StoreError};
 
@@ -45,12 +45,9 @@ impl SqliteStore {
 
     /// Queued submissions by problem and submitted hash.
     pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
-             WHERE status = 'queued' GROUP BY problem, submitted_data_hash",
-        )
-        .fetch_all(&self.reader)
-        .await?)
+        Ok(sqlx::query_as(QUEUED_GROUPS)
+            .fetch_all(&self.reader)
+            .await?)
     }
 
     /// Queued submissions this node's claims refuse, by problem and submitted hash.
@@ -58,14 +55,9 @@ impl SqliteStore {
         let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
             return Ok(Vec::new());
         };
-        Ok(sqlx::query_as(&format!(
-            "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
-             WHERE status = 'queued' AND NOT {}
-             GROUP BY problem, submitted_data_hash",
-            accepts(1)
-        ))
-        .bind(filter)
-        .fetch_all(&self.reader)
-        .await?)
+        Ok(sqlx::query_as(&refused_sql(&accepts(1)))
+            .bind(filter)
+            .fetch_all(&self.reader)
+            .await?)
     }
 }
