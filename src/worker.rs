@@ -9,6 +9,7 @@
 //! - [`pool`]: the judging half of a node (`serve` or `worker`): workers, heartbeat, stop.
 //! - [`node`]: the store a node opens (SQLite locked for it alone, or a shared PostgreSQL).
 //! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
+//! - [`refusals`]: logs once what the node's claims refuse (other package data).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use crate::store::{Claimed, Queue};
 pub mod heartbeat;
 pub mod node;
 pub mod pool;
+pub mod refusals;
 
 pub use pool::{PoolSettings, WorkerPool};
 

@@ -11,6 +11,7 @@ use sudojudge::metrics::{Counted, Metrics};
 use sudojudge::node::{NodeIdentity, NodeName};
 use sudojudge::server::daemon::worker_count;
 use sudojudge::server::daemon::{load_contests, package_hashes};
+use sudojudge::store::NodeData;
 use sudojudge::store::{Location, NodeKind};
 use sudojudge::worker::node::open_store;
 use sudojudge::worker::{PoolSettings, WorkerPool};
@@ -85,6 +86,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             executors.push(Arc::new(Counted::judging(executor, metrics.clone())));
         }
         let hashes = package_hashes(&problems);
+        let store = store.with_data(NodeData::new(hashes.clone()));
         let pool = WorkerPool::start(
             store,
             Arc::new(problems),

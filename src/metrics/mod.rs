@@ -13,7 +13,12 @@
 //! | `sudojudge_judge_duration_seconds` | histogram | `problem` | claim to stored result, per submission |
 //! | `sudojudge_sandbox_runs_total` | counter | `kind` | sandbox boxes run: `compile`, `test`, `custom` |
 //! | `sudojudge_sandbox_failures_total` | counter | `kind` | runs the sandbox failed on (the judge's fault, `SE`) |
-//! | `sudojudge_node_heartbeat_age_seconds` | gauge | `node` | seconds since a node's workers last showed life |
+//! | `sudojudge_queue_unclaimable` | gauge | | queued submissions no live judging node can claim (made against data no live node has; shared database only, read at each scrape) |
+//! | `sudojudge_node_heartbeat_age_seconds` | gauge | `node` | seconds since a node's workers last showed life: this node's own, and on a shared database every node's in the nodes table (read at each scrape) |
+//!
+//! Gauges are set at each scrape; one not set for [`GAUGE_IDLE`] (a node that left the nodes
+//! table) is dropped from the registry (the exporter's idle timeout), so a departed node does
+//! not keep a stale series.
 //! | `sudojudge_http_requests_total` | counter | `route`, `method`, `status` | answered HTTP requests |
 //!
 //! - [`executor`]: [`Counted`], the executor wrapper that counts sandbox runs and failures.
@@ -27,10 +32,14 @@ use metrics_exporter_prometheus::{
     Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder,
 };
 
+use metrics_util::MetricKindMask;
+
 pub use executor::Counted;
 
 /// Queue depth gauge.
 pub const QUEUE_DEPTH: &str = "sudojudge_queue_depth";
+/// Queued submissions no live judging node can claim.
+pub const UNCLAIMABLE: &str = "sudojudge_queue_unclaimable";
 /// Judged submissions counter.
 pub const JUDGED: &str = "sudojudge_submissions_judged_total";
 /// Judge duration histogram.
@@ -94,16 +103,29 @@ impl std::fmt::Debug for Metrics {
     }
 }
 
+/// How long a gauge may go unset before the registry drops its series.
+pub const GAUGE_IDLE: Duration = Duration::from_secs(60);
+
 impl Metrics {
     /// A fresh registry for the node named `node` (its label on the heartbeat gauge).
     pub fn new(node: &str) -> Metrics {
+        Metrics::with_gauge_idle(node, GAUGE_IDLE)
+    }
+
+    /// [`Metrics::new`] whose gauges are dropped after `idle` without being set.
+    pub fn with_gauge_idle(node: &str, idle: Duration) -> Metrics {
         let builder = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Full(JUDGE_DURATION.into()), DURATION_BUCKETS)
-            .unwrap_or_else(|_| PrometheusBuilder::new());
+            .unwrap_or_else(|_| PrometheusBuilder::new())
+            .idle_timeout(MetricKindMask::GAUGE, Some(idle));
         let recorder = builder.build_recorder();
         let handle = recorder.handle();
         metrics::with_local_recorder(&recorder, || {
             metrics::describe_gauge!(QUEUE_DEPTH, "Submissions in the queue, by status.");
+            metrics::describe_gauge!(
+                UNCLAIMABLE,
+                "Queued submissions no live judging node can claim (other package data)."
+            );
             metrics::describe_counter!(
                 JUDGED,
                 "Submissions judged by this node, by problem and verdict."
@@ -179,6 +201,11 @@ impl Metrics {
     pub fn set_queue_depth(&self, status: &str, depth: u64) {
         let status = status.to_string();
         self.with(|| metrics::gauge!(QUEUE_DEPTH, "status" => status).set(depth as f64));
+    }
+
+    /// Sets how many queued submissions no live judging node can claim.
+    pub fn set_unclaimable(&self, n: u64) {
+        self.with(|| metrics::gauge!(UNCLAIMABLE).set(n as f64));
     }
 
     /// This node's workers showed life now (a claim or a poll of the queue, a test done).
@@ -270,5 +297,34 @@ mod tests {
             sample(&a.render(), HEARTBEAT_AGE, &[("node", "other")]),
             Some(42.0)
         );
+    }
+
+    #[test]
+    fn a_gauge_left_unset_is_dropped_and_one_set_at_each_scrape_stays() {
+        let m = Metrics::with_gauge_idle("a", Duration::from_millis(200));
+        m.set_node_heartbeat_age("gone", Duration::from_secs(3));
+        m.set_unclaimable(2);
+        assert_eq!(
+            sample(&m.render(), HEARTBEAT_AGE, &[("node", "gone")]),
+            Some(3.0)
+        );
+        for _ in 0..4 {
+            std::thread::sleep(Duration::from_millis(100));
+            m.set_node_heartbeat_age("here", Duration::from_secs(1));
+            m.set_unclaimable(2);
+            m.render();
+        }
+        let text = m.render();
+        assert_eq!(
+            sample(&text, HEARTBEAT_AGE, &[("node", "gone")]),
+            None,
+            "{text}"
+        );
+        assert_eq!(
+            sample(&text, HEARTBEAT_AGE, &[("node", "here")]),
+            Some(1.0),
+            "{text}"
+        );
+        assert_eq!(sample(&text, UNCLAIMABLE, &[]), Some(2.0), "{text}");
     }
 }

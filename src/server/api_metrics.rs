@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::accounts::{access, Caller};
+use crate::store::{unclaimable, NodeStore};
 
 use super::auth::allow;
 use super::error::ApiResult;
@@ -46,8 +47,36 @@ pub async fn get(
         // The other metrics are still worth a scrape; the stale gauge says what it last saw.
         Err(e) => tracing::warn!(error = %e, "metrics: cannot read the queue depth"),
     }
+    if state.store.is_shared() {
+        read_nodes(&state).await;
+    }
     let body = state.metrics.render();
     Ok(([(CONTENT_TYPE, CONTENT_TYPE_TEXT)], body).into_response())
+}
+
+/// On a shared database: every node's heartbeat age from the nodes table (a node that left
+/// it stops being set, and its series is dropped after [`crate::metrics::GAUGE_IDLE`]), and
+/// how many queued submissions no live judging node can claim.
+async fn read_nodes(state: &AppState) {
+    let nodes = match state.store.list_nodes().await {
+        Ok(n) => n,
+        Err(e) => {
+            tracing::warn!(error = %e, "metrics: cannot read the nodes table");
+            return;
+        }
+    };
+    for n in &nodes {
+        let age = std::time::Duration::from_millis(n.heartbeat_age_ms);
+        state.metrics.set_node_heartbeat_age(&n.name, age);
+    }
+    match state.store.queued_groups().await {
+        Ok(groups) => {
+            let judging = nodes.iter().filter(|n| n.alive && n.slots > 0);
+            let n = unclaimable(&groups, judging.map(|n| &n.hashes));
+            state.metrics.set_unclaimable(n);
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: cannot read the queued submissions"),
+    }
 }
 
 /// Whether the request's bearer value is the configured metrics token (compared in constant

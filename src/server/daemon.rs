@@ -14,6 +14,7 @@ use crate::contest::{self, Clock, SystemClock};
 use crate::judge::{CustomRun, Executor, ExecutorError, JudgeSettings, RunnerPool};
 use crate::metrics::{Counted, Metrics};
 use crate::node::NodeIdentity;
+use crate::store::NodeData;
 use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError};
 use crate::worker::node::open_store;
 use crate::worker::{PoolSettings, Problems, WorkerPool};
@@ -133,6 +134,7 @@ impl Daemon {
         let contests = Arc::new(load_contests(config, &problems)?);
         let node = NodeIdentity::name_of(config);
         let (store, owner) = open_store(config, node.as_str()).await?;
+        let store = store.with_data(NodeData::new(package_hashes(&problems)));
         let workers = worker_count(config);
         let settings = JudgeSettings::from_config(config);
         let problems = Arc::new(problems);

@@ -22,6 +22,7 @@ use super::location::Location;
 use super::model::{
     Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
 };
+use super::node_data::{NodeData, QueuedGroup};
 use super::nodes::{Node, NodeRegistration, NodeStore};
 use super::postgres::PgStore;
 use super::queue::Queue;
@@ -105,6 +106,32 @@ impl Store {
             Store::Sqlite(_) => Ok(()),
             Store::Postgres(s) => s.forward_queue_notifications(wake).await,
         }
+    }
+
+    /// This store with the node's package data: on a shared database (PostgreSQL) claims
+    /// refuse submissions made against other data; a SQLite daemon, the only node of its
+    /// file, claims anything (and its worker logs the difference). Rejudges through either
+    /// record the node's hash as the submission's new `submitted_data_hash`.
+    pub fn with_data(self, data: NodeData) -> Store {
+        match self {
+            Store::Sqlite(s) => Store::Sqlite(s.with_data(data.claiming_anything())),
+            Store::Postgres(s) => Store::Postgres(s.with_data(data)),
+        }
+    }
+
+    /// Queued submissions by problem and submitted hash.
+    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        each!(self, s => s.queued_groups().await)
+    }
+
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        each!(self, s => s.refused().await)
+    }
+
+    /// The package data this store's node judges with, if set.
+    pub fn data(&self) -> Option<&NodeData> {
+        each!(self, s => s.data.as_ref())
     }
 
     /// How long a node may go without a heartbeat before it counts as dead.

@@ -7,6 +7,8 @@
 //! - [`contests`]: the [`ContestStore`] trait: participations, contest submissions under a
 //!   rate, the board's data and version, freeze state, clarifications.
 //! - [`nodes`]: the [`NodeStore`] trait: node registration, heartbeats, lease expiry.
+//! - [`node_data`]: [`NodeData`], the data hashes a node judges with: claims refuse other
+//!   data, rejudges record it.
 //! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
 //! - [`location`]: [`Location`], which store a `--database` setting names.
 //! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes), with `sqlite_accounts.rs`,
@@ -24,6 +26,7 @@ pub mod contests;
 pub mod lease;
 pub mod location;
 pub mod model;
+pub mod node_data;
 pub mod nodes;
 pub mod owner;
 pub mod postgres;
@@ -51,6 +54,7 @@ pub use location::Location;
 pub use model::{
     Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
 };
+pub use node_data::{unclaimable, NodeData, QueuedGroup};
 pub use nodes::{Node, NodeKind, NodeRegistration, NodeStore};
 pub use owner::DatabaseOwner;
 pub use postgres::PgStore;
@@ -188,6 +192,8 @@ fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
 mod backends;
 #[cfg(test)]
 mod contest_tests;
+#[cfg(test)]
+mod data_tests;
 #[cfg(test)]
 mod fair_tests;
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::location::Location;
 use super::model::{
     to_submission, to_test_result, ListFilter, Status, Submission, SubmissionRow, TestRow,
 };
+use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
 use super::StoreError;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
@@ -29,6 +30,7 @@ const MAX_CONNECTIONS: u32 = 16;
 pub struct PgStore {
     pub(super) pool: PgPool,
     pub(super) lease: Lease,
+    pub(super) data: Option<NodeData>,
     url: String,
 }
 
@@ -54,6 +56,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             lease,
+            data: None,
             url: url.to_string(),
         })
     }
@@ -154,6 +157,30 @@ impl PgStore {
         .fetch_all(&self.pool)
         .await?;
         Ok(super::sqlite_depths::depths(queued, &in_flight))
+    }
+
+    /// This store with `data`: claims refuse other data if it says so, rejudges record it.
+    pub fn with_data(mut self, data: NodeData) -> PgStore {
+        self.data = Some(data);
+        self
+    }
+
+    /// Queued submissions by problem and submitted hash.
+    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        Ok(sqlx::query_as(QUEUED_GROUPS).fetch_all(&self.pool).await?)
+    }
+
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        Ok(
+            sqlx::query_as(&refused_sql(&super::postgres_queue::accepts(1)))
+                .bind(filter)
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Submissions judged (`done`), for benchmarks that wait for a batch.

@@ -11,6 +11,7 @@ use super::contests::{
     db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
     NewClarification, NewContestSubmission, RejudgeCount,
 };
+use super::node_data::NodeData;
 use super::postgres::PgStore;
 use super::postgres_queue::notify_queue;
 use super::StoreError;
@@ -206,16 +207,19 @@ impl ContestStore for PgStore {
         .bind(label)
         .fetch_one(&mut *tx)
         .await?;
-        let requeued: Vec<i64> = sqlx::query_scalar(
+        let requeued: Vec<i64> = sqlx::query_scalar(&format!(
             "UPDATE submissions
              SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
                  memory_kib = NULL, compile_ok = NULL, compile_log = NULL, message = NULL,
-                 degraded = FALSE, finished_at = NULL, queued_at = sj_now()
+                 degraded = FALSE, finished_at = NULL, queued_at = sj_now(),
+                 submitted_data_hash = {}
              WHERE contest = $1 AND label = $2 AND status = 'done'
              RETURNING id",
-        )
+            super::postgres_queue::stamp(3)
+        ))
         .bind(contest)
         .bind(label)
+        .bind(NodeData::stamp(self.data.as_ref()))
         .fetch_all(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM test_results WHERE submission_id = ANY($1)")

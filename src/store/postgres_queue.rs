@@ -5,17 +5,41 @@
 use crate::judge::JudgeReport;
 
 use super::model::{signed, Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status};
+use super::node_data::NodeData;
 use super::postgres::{PgStore, QUEUE_CHANNEL};
 use super::queue::Queue;
 use super::StoreError;
 
-/// `contest::pick`'s rule in one ORDER BY (see `sqlite.rs`'s `FAIR_NEXT`), locking the row.
-const FAIR_NEXT: &str = "SELECT q.id FROM submissions q WHERE q.status = 'queued'
-     ORDER BY (SELECT COUNT(*) FROM submissions f
-               WHERE f.status IN ('compiling', 'running')
-                 AND f.user_id IS NOT DISTINCT FROM q.user_id),
-              q.queued_at, q.id
-     LIMIT 1 FOR UPDATE SKIP LOCKED";
+/// Whether the queued submission `q` is one this node takes: `$N` is [`NodeData`]'s claim
+/// filter (a JSON object of problem id to hash; NULL takes anything): the node has the
+/// problem, and the submission's hash is unset or the node's.
+pub(super) fn accepts(n: u8) -> String {
+    format!(
+        "(${n}::text IS NULL OR (${n}::jsonb ->> q.problem IS NOT NULL
+           AND (q.submitted_data_hash IS NULL
+                OR q.submitted_data_hash = ${n}::jsonb ->> q.problem)))"
+    )
+}
+
+/// `contest::pick`'s rule in one ORDER BY (see `sqlite.rs`'s `fair_next`), among what this
+/// node accepts (`$4`), locking the row; rows other nodes hold locked are skipped.
+fn fair_next() -> String {
+    format!(
+        "SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
+         ORDER BY (SELECT COUNT(*) FROM submissions f
+                   WHERE f.status IN ('compiling', 'running')
+                     AND f.user_id IS NOT DISTINCT FROM q.user_id),
+                  q.queued_at, q.id
+         LIMIT 1 FOR UPDATE SKIP LOCKED",
+        accepts(4)
+    )
+}
+
+/// A rejudge's new `submitted_data_hash`: the rejudging node's hash of the submission's
+/// problem (`$N`, the [`NodeData`] JSON), or the stored one when there is none.
+pub(super) fn stamp(n: u8) -> String {
+    format!("COALESCE(${n}::jsonb ->> problem, submitted_data_hash)")
+}
 
 /// Wakes idle workers on every node when the transaction commits (`NOTIFY` is delivered then).
 pub(super) async fn notify_queue(tx: &mut sqlx::PgConnection) -> Result<(), StoreError> {
@@ -149,18 +173,20 @@ impl Queue for PgStore {
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
         let claimed: Option<Claimed> = sqlx::query_as(&format!(
-            "WITH next AS ({FAIR_NEXT})
+            "WITH next AS ({})
              UPDATE submissions s
              SET status = 'compiling', attempt = s.attempt + 1, worker = $1,
                  started_at = sj_now(), lease_owner = $2,
                  lease_expires_at = now() + $3 * interval '1 millisecond'
              FROM next WHERE s.id = next.id
              RETURNING s.id, s.attempt, s.problem, s.language, s.source, s.contest,
-                       s.submitted_data_hash"
+                       s.submitted_data_hash",
+            fair_next()
         ))
         .bind(worker)
         .bind(self.lease.instance())
         .bind(self.lease.millis() as f64)
+        .bind(NodeData::claim_filter(self.data.as_ref()))
         .fetch_optional(&self.pool)
         .await?;
         Ok(claimed)
@@ -276,18 +302,31 @@ impl Queue for PgStore {
                 .await?;
         let outcome = match status.as_deref().map(Status::parse) {
             None => RejudgeOutcome::NotFound,
-            Some(Some(Status::Queued)) => RejudgeOutcome::AlreadyQueued,
+            Some(Some(Status::Queued)) => {
+                sqlx::query(&format!(
+                    "UPDATE submissions SET submitted_data_hash = {} WHERE id = $1",
+                    stamp(2)
+                ))
+                .bind(id)
+                .bind(NodeData::stamp(self.data.as_ref()))
+                .execute(&mut *tx)
+                .await?;
+                notify_queue(&mut tx).await?;
+                RejudgeOutcome::AlreadyQueued
+            }
             Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
             Some(Some(Status::Done)) | Some(None) => {
-                sqlx::query(
+                sqlx::query(&format!(
                     "UPDATE submissions
                      SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
                          memory_kib = NULL, compile_ok = NULL, compile_log = NULL,
                          message = NULL, degraded = FALSE, finished_at = NULL,
-                         queued_at = sj_now()
+                         queued_at = sj_now(), submitted_data_hash = {}
                      WHERE id = $1",
-                )
+                    stamp(2)
+                ))
                 .bind(id)
+                .bind(NodeData::stamp(self.data.as_ref()))
                 .execute(&mut *tx)
                 .await?;
                 sqlx::query("DELETE FROM test_results WHERE submission_id = $1")

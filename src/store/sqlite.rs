@@ -16,6 +16,7 @@ use super::model::{
     signed, to_submission, to_test_result, Claimed, ListFilter, NewSubmission, RejudgeOutcome,
     StaleOutcome, Status, Submission, SubmissionRow, TestRow,
 };
+use super::node_data::NodeData;
 use super::queue::Queue;
 use super::StoreError;
 
@@ -35,11 +36,33 @@ pub(super) fn lease_modifier(lease: &Lease) -> String {
 /// queued row among the owners with the fewest in flight is that owner's oldest, so one ORDER
 /// BY gives "the oldest of the least busy owner, ties to the owner whose oldest is oldest". The
 /// count reads the partial index `submissions_in_flight` (migrations/0003_fair_queue.sql).
-const FAIR_NEXT: &str = "SELECT q.id FROM submissions q WHERE q.status = 'queued'
-     ORDER BY (SELECT COUNT(*) FROM submissions f
-               WHERE f.status IN ('compiling', 'running') AND f.user_id IS q.user_id),
-              q.queued_at, q.id
-     LIMIT 1";
+/// Whether the queued submission `q` is one this node takes: `?N` is [`NodeData`]'s claim
+/// filter (a JSON object of problem id to hash; NULL takes anything): the node has the
+/// problem, and the submission's hash is unset or the node's.
+pub(super) fn accepts(n: u8) -> String {
+    format!(
+        "(?{n} IS NULL OR EXISTS (SELECT 1 FROM json_each(?{n}) j WHERE j.key = q.problem
+           AND (q.submitted_data_hash IS NULL OR j.value = q.submitted_data_hash)))"
+    )
+}
+
+/// `contest::pick`'s rule in one ORDER BY, among what this node accepts (`?4`): the oldest
+/// queued submission of the owner with the fewest in flight.
+fn fair_next() -> String {
+    format!(
+        "SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
+         ORDER BY (SELECT COUNT(*) FROM submissions f
+                   WHERE f.status IN ('compiling', 'running') AND f.user_id IS q.user_id),
+                  q.queued_at, q.id
+         LIMIT 1",
+        accepts(4)
+    )
+}
+
+/// A rejudge's new `submitted_data_hash`: the rejudging node's hash of the submission's
+/// problem (the bound [`NodeData`] JSON), or the stored one when there is none.
+pub(super) const STAMP: &str = "COALESCE((SELECT j.value FROM json_each(?) j
+     WHERE j.key = submissions.problem), submitted_data_hash)";
 
 /// Submissions, test results and the queue in one SQLite file.
 #[derive(Debug, Clone)]
@@ -47,6 +70,7 @@ pub struct SqliteStore {
     pub(super) writer: SqlitePool,
     pub(super) reader: SqlitePool,
     pub(super) lease: Lease,
+    pub(super) data: Option<NodeData>,
 }
 
 impl SqliteStore {
@@ -100,6 +124,7 @@ impl SqliteStore {
             writer,
             reader,
             lease,
+            data: None,
         })
     }
 
@@ -240,12 +265,14 @@ impl Queue for SqliteStore {
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = ?, started_at = {NOW},
                  lease_owner = ?, lease_expires_at = {LEASE_END}
-             WHERE id = ({FAIR_NEXT})
-             RETURNING id, attempt, problem, language, source, contest, submitted_data_hash"
+             WHERE id = ({})
+             RETURNING id, attempt, problem, language, source, contest, submitted_data_hash",
+            fair_next()
         ))
         .bind(worker)
         .bind(self.lease.instance())
         .bind(lease_modifier(&self.lease))
+        .bind(NodeData::claim_filter(self.data.as_ref()))
         .fetch_optional(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -380,16 +407,27 @@ impl Queue for SqliteStore {
                 .await?;
         let outcome = match status.as_deref().map(Status::parse) {
             None => RejudgeOutcome::NotFound,
-            Some(Some(Status::Queued)) => RejudgeOutcome::AlreadyQueued,
+            Some(Some(Status::Queued)) => {
+                sqlx::query(&format!(
+                    "UPDATE submissions SET submitted_data_hash = {STAMP} WHERE id = ?"
+                ))
+                .bind(NodeData::stamp(self.data.as_ref()))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                RejudgeOutcome::AlreadyQueued
+            }
             Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
             Some(Some(Status::Done)) | Some(None) => {
                 sqlx::query(&format!(
                     "UPDATE submissions
                      SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
                          memory_kib = NULL, compile_ok = NULL, compile_log = NULL,
-                         message = NULL, degraded = 0, finished_at = NULL, queued_at = {NOW}
+                         message = NULL, degraded = 0, finished_at = NULL, queued_at = {NOW},
+                         submitted_data_hash = {STAMP}
                      WHERE id = ?"
                 ))
+                .bind(NodeData::stamp(self.data.as_ref()))
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;

@@ -9,7 +9,8 @@ use super::contests::{
     db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
     NewClarification, NewContestSubmission, RejudgeCount,
 };
-use super::sqlite::SqliteStore;
+use super::node_data::NodeData;
+use super::sqlite::{SqliteStore, STAMP};
 use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
@@ -208,9 +209,11 @@ impl ContestStore for SqliteStore {
             "UPDATE submissions
              SET status = 'queued', verdict = NULL, score = NULL, time_ms = NULL,
                  memory_kib = NULL, compile_ok = NULL, compile_log = NULL, message = NULL,
-                 degraded = 0, finished_at = NULL, queued_at = {NOW}
+                 degraded = 0, finished_at = NULL, queued_at = {NOW},
+                 submitted_data_hash = {STAMP}
              WHERE contest = ? AND label = ? AND status = 'done'"
         ))
+        .bind(NodeData::stamp(self.data.as_ref()))
         .bind(contest)
         .bind(label)
         .execute(&mut *tx)

@@ -1,6 +1,10 @@
-//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics`: the
-//! SQLite query, and the rows both stores make of their counts ([`depths`]).
+//! The queue's depth by status, for the `sudojudge_queue_depth` gauge of `/metrics` (the
+//! SQLite query, and the rows both stores make of their counts: [`depths`]), and the queued
+//! submissions grouped by problem and submitted hash (what a node refuses, what no live node
+//! can take).
 
+use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
+use super::sqlite::accepts;
 use super::{SqliteStore, Status, StoreError};
 
 /// The statuses of submissions not judged yet, in the order the gauge lists them.
@@ -22,6 +26,30 @@ impl SqliteStore {
         .fetch_all(&self.reader)
         .await?;
         Ok(depths(queued, &in_flight))
+    }
+
+    /// This store with `data`: claims refuse other data if it says so, rejudges record it.
+    pub fn with_data(mut self, data: NodeData) -> SqliteStore {
+        self.data = Some(data);
+        self
+    }
+
+    /// Queued submissions by problem and submitted hash.
+    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        Ok(sqlx::query_as(QUEUED_GROUPS)
+            .fetch_all(&self.reader)
+            .await?)
+    }
+
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        Ok(sqlx::query_as(&refused_sql(&accepts(1)))
+            .bind(filter)
+            .fetch_all(&self.reader)
+            .await?)
     }
 }
 

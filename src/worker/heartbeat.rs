@@ -1,6 +1,7 @@
 //! A node's heartbeat: every third of a lease it renews its row in `nodes` and the leases of
 //! every claim it holds, and on a shared database (PostgreSQL) it hands the claims of nodes
-//! whose leases ran out back to the queue, waking this node's idle workers to take them.
+//! whose leases ran out back to the queue, waking this node's idle workers to take them. It
+//! also logs what the node's claims refuse ([`Refusals`]).
 
 use std::sync::Arc;
 
@@ -9,10 +10,14 @@ use tokio::task::JoinHandle;
 
 use crate::store::{NodeStore, Store};
 
-/// Starts the heartbeat of `store`'s node; it returns when `shutdown` turns true.
+use super::refusals::Refusals;
+
+/// Starts the heartbeat of `store`'s node; it returns when `shutdown` turns true. A node
+/// that judges (`judging`) also logs, once each, the queued submissions its claims refuse.
 pub fn spawn(
     store: Store,
     max_attempts: u32,
+    judging: bool,
     wake: Arc<Notify>,
     mut shutdown: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
@@ -20,6 +25,7 @@ pub fn spawn(
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut refusals = Refusals::default();
         loop {
             tokio::select! {
                 _ = tick.tick() => {}
@@ -29,6 +35,9 @@ pub fn spawn(
                 break;
             }
             beat(&store, max_attempts, &wake).await;
+            if judging {
+                refusals.check(&store).await;
+            }
         }
     })
 }

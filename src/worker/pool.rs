@@ -88,8 +88,13 @@ impl WorkerPool {
                 super::spawn(format!("{node}/w{i}"), judge, ctx.clone())
             })
             .collect();
-        let heartbeat =
-            super::heartbeat::spawn(store.clone(), settings.max_attempts, wake, stop_rx);
+        let heartbeat = super::heartbeat::spawn(
+            store.clone(),
+            settings.max_attempts,
+            workers > 0,
+            wake,
+            stop_rx,
+        );
         Ok(WorkerPool {
             store,
             stop,
