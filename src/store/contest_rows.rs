@@ -145,3 +145,17 @@ pub(super) fn assemble_board(
         submissions,
     })
 }
+
+/// How long a contestant must wait under `rate` at `at`, given the contest-clock instants of
+/// their recent submissions as stored (`None`: the submission may be stored now).
+pub(super) fn rate_wait(
+    rate: &crate::contest::Rate,
+    recent: &[String],
+    at: Timestamp,
+) -> Result<Option<jiff::SignedDuration>, StoreError> {
+    let recent = recent
+        .iter()
+        .map(|t| parse_db_time(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rate.retry_after(&recent, at))
+}

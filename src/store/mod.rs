@@ -35,6 +35,7 @@ mod postgres_contests;
 mod postgres_nodes;
 mod postgres_queue;
 pub mod queue;
+mod result_rows;
 pub mod sqlite;
 mod sqlite_accounts;
 mod sqlite_contests;

@@ -8,6 +8,7 @@ use super::model::{signed, Claimed, NewSubmission, RejudgeOutcome, StaleOutcome,
 use super::node_data::NodeData;
 use super::postgres::{PgStore, QUEUE_CHANNEL};
 use super::queue::Queue;
+use super::result_rows::insert_statements;
 use super::StoreError;
 
 /// Whether the queued submission `q` is one this node takes: `$N` is [`NodeData`]'s claim
@@ -241,26 +242,7 @@ impl Queue for PgStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        // PostgreSQL allows 65,535 bound parameters a statement; 10 per row.
-        let rows: Vec<(usize, &crate::judge::TestResult)> =
-            report.tests.iter().enumerate().collect();
-        for chunk in rows.chunks(1000) {
-            let mut insert = sqlx::QueryBuilder::<sqlx::Postgres>::new(
-                "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms, \
-                 wall_ms, memory_kib, exit_code, signal, message) ",
-            );
-            insert.push_values(chunk, |mut row, (ordinal, t)| {
-                row.push_bind(id)
-                    .push_bind(signed(*ordinal as u64))
-                    .push_bind(t.name.clone())
-                    .push_bind(t.verdict.as_str())
-                    .push_bind(signed(t.time_ms))
-                    .push_bind(signed(t.wall_ms))
-                    .push_bind(signed(t.memory_kib))
-                    .push_bind(t.exit_code.map(i64::from))
-                    .push_bind(t.signal.map(i64::from))
-                    .push_bind(t.message.clone());
-            });
+        for mut insert in insert_statements::<sqlx::Postgres>(id, &report.tests) {
             insert.build().execute(&mut *tx).await?;
         }
         tx.commit().await?;

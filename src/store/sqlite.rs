@@ -18,6 +18,7 @@ use super::model::{
 };
 use super::node_data::NodeData;
 use super::queue::Queue;
+use super::result_rows::insert_statements;
 use super::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
@@ -330,27 +331,7 @@ impl Queue for SqliteStore {
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        // One statement per chunk of rows rather than one per test (SQLite allows 32,766
-        // bound parameters; 10 per row).
-        let rows: Vec<(usize, &crate::judge::TestResult)> =
-            report.tests.iter().enumerate().collect();
-        for chunk in rows.chunks(1000) {
-            let mut insert = sqlx::QueryBuilder::<sqlx::Sqlite>::new(
-                "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms, \
-                 wall_ms, memory_kib, exit_code, signal, message) ",
-            );
-            insert.push_values(chunk, |mut row, (ordinal, t)| {
-                row.push_bind(id)
-                    .push_bind(signed(*ordinal as u64))
-                    .push_bind(t.name.clone())
-                    .push_bind(t.verdict.as_str())
-                    .push_bind(signed(t.time_ms))
-                    .push_bind(signed(t.wall_ms))
-                    .push_bind(signed(t.memory_kib))
-                    .push_bind(t.exit_code)
-                    .push_bind(t.signal)
-                    .push_bind(t.message.clone());
-            });
+        for mut insert in insert_statements::<sqlx::Sqlite>(id, &report.tests) {
             insert.build().execute(&mut *tx).await?;
         }
         tx.commit().await?;

@@ -4,7 +4,7 @@
 
 use jiff::Timestamp;
 
-use super::contest_rows::{assemble_board, ClarificationRow};
+use super::contest_rows::{assemble_board, rate_wait, ClarificationRow};
 use super::contests::{
     db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
     NewClarification, NewContestSubmission, RejudgeCount,
@@ -94,11 +94,7 @@ impl ContestStore for SqliteStore {
             .bind(db_time(since))
             .fetch_all(&mut *tx)
             .await?;
-            let recent = recent
-                .iter()
-                .map(|t| parse_db_time(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            if let Some(wait) = rate.retry_after(&recent, new.at) {
+            if let Some(wait) = rate_wait(&rate, &recent, new.at)? {
                 tx.rollback().await?;
                 return Ok(ContestEnqueue::RateLimited(wait));
             }
