@@ -26,9 +26,9 @@ use sudojudge::store::{
     Store, StoreError,
 };
 
-#[path = "../tests/fixtures/postgres.rs"]
-mod pg_fixture;
 mod support;
+
+use sudojudge_testkit::postgres::PgServer;
 
 use sudojudge::worker::{self, Problems, WorkerContext};
 use support::{median, rounds};
@@ -359,7 +359,7 @@ fn main() {
         // The same load on PostgreSQL, a throwaway cluster of the bench's own with its durable
         // defaults: every commit is flushed to disk (SQLite's WAL at synchronous = NORMAL
         // flushes at checkpoints only, so the comparison favours SQLite).
-        match pg_fixture::PgServer::start_durable() {
+        match PgServer::start_durable() {
             Ok(server) => {
                 let postgres = Location::Postgres(server.database());
                 let store = Store::open(&postgres, Lease::default()).await.unwrap();

@@ -11,9 +11,9 @@
 
 #[path = "../tests/fixtures/package.rs"]
 mod package;
-#[path = "../tests/fixtures/postgres.rs"]
-mod pg_fixture;
 mod support;
+
+use sudojudge_testkit::postgres::PgServer;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -49,13 +49,7 @@ fn start_worker(config: &Path, url: &str, name: &str, log: &Path) -> Child {
 
 /// One round: `nodes` workers on a fresh database judge `n` submissions queued at once;
 /// returns submissions judged per second.
-async fn round(
-    server: &pg_fixture::PgServer,
-    dir: &Path,
-    pkg: &Path,
-    nodes: usize,
-    n: usize,
-) -> f64 {
+async fn round(server: &PgServer, dir: &Path, pkg: &Path, nodes: usize, n: usize) -> f64 {
     let url = server.database();
     let store = Store::open(&Location::Postgres(url.clone()), Lease::default())
         .await
@@ -114,7 +108,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let server = match pg_fixture::PgServer::start_durable() {
+    let server = match PgServer::start_durable() {
         Ok(s) => s,
         Err(why) => {
             println!("nodes: skipped, no PostgreSQL cluster: {why}");

@@ -1,6 +1,6 @@
 //! The two backends for the store's tests: every test body takes a [`Backend`] and runs once
 //! on a SQLite file and once on a database of a throwaway PostgreSQL cluster
-//! (`tests/fixtures/postgres.rs`), through the [`both!`] macro.
+//! (`testkit/src/postgres.rs`), through the [`both!`] macro.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,10 +8,7 @@ use std::time::Duration;
 
 use super::*;
 
-#[path = "../../tests/fixtures/postgres.rs"]
-mod pg_fixture;
-
-pub(super) use pg_fixture::PgServer;
+pub(super) use sudojudge_testkit::postgres::PgServer;
 
 /// Where a test's store lives.
 pub(super) enum Backend {

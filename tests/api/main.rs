@@ -1,0 +1,25 @@
+//! The daemon through its HTTP API: accounts, requests, refusals, contests, scoreboards, metrics, restarts.
+//!
+//! One test binary for the area (each links the whole crate once); a module per file.
+
+// Each binary uses only a part of the shared fixtures.
+#[allow(dead_code)]
+#[path = "../fixtures/mod.rs"]
+mod fixtures;
+
+mod api_accounts;
+mod api_backpressure;
+mod api_connections;
+mod api_contests;
+mod api_feedback;
+mod api_hostile;
+mod api_load;
+mod api_metrics;
+mod api_metrics_refusals;
+mod api_openapi;
+mod api_requests;
+mod api_restart;
+mod api_scoreboard_http;
+mod api_scoreboard_load;
+mod api_startup;
+mod api_verdicts;

@@ -1,0 +1,15 @@
+//! The command line: `judge`, `grade`, `verify`, `user`, offline commands, and a fresh clone standing alone.
+//!
+//! One test binary for the area (each links the whole crate once); a module per file.
+
+// Each binary uses only a part of the shared fixtures.
+#[allow(dead_code)]
+#[path = "../fixtures/mod.rs"]
+mod fixtures;
+
+mod accounts_cli;
+mod cli_offline;
+mod grade_cli;
+mod judge_cli;
+mod standalone;
+mod verify_submissions;

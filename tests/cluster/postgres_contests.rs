@@ -1,0 +1,243 @@
+//! A contest run on PostgreSQL by real processes: two API nodes (`serve --workers 0`) and one
+//! judge-only node (`sudojudge worker`) on a throwaway cluster, the contest clock driven by
+//! `[contests] clock_file`. The worker judges contest submissions in the contest's mode (icpc:
+//! stop at the first failing test) and the rest in full; the board shows what was judged,
+//! whichever API node is asked; the per-contestant rate holds across the two API nodes under
+//! concurrent submissions; a clarification asked on one node is answered on the other.
+//!
+//! Needs root (the sandbox) and PostgreSQL's server binaries; skipped without them unless `CI`
+//! is set: then it fails.
+
+use crate::fixtures::{accounts, daemon, package, worker};
+use sudojudge_testkit::postgres;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use accounts::{add_user, get_as, login, post_as};
+use daemon::{client, Daemon};
+use postgres::PgServer;
+use serde_json::{json, Value};
+use worker::Worker;
+
+/// icpc, fixed from 09:00 for 5 h, anyone, 3 submissions a minute; A is the small package.
+const CUP: &str = r#"
+title = "Cup"
+format = "icpc"
+rate = { submissions = 3, per_minutes = 1 }
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "binary-sudoku"
+"#;
+
+/// Waits (as `token`) until submission `id` is done on `node`; returns it.
+async fn wait_done(c: &reqwest::Client, node: &Daemon, token: &str, id: i64) -> Value {
+    let started = Instant::now();
+    loop {
+        let (s, v) = get_as(c, node, &format!("/api/submissions/{id}"), Some(token)).await;
+        assert_eq!(s, 200, "{v}");
+        if v["status"] == "done" {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "submission {id} not judged in 2 min: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Submits `source` to A of the cup as `token` through `node`: status and body.
+async fn submit(c: &reqwest::Client, node: &Daemon, token: &str, source: &str) -> (u16, Value) {
+    post_as(
+        c,
+        node,
+        "/api/contests/cup/submissions",
+        Some(token),
+        Some(json!({"problem": "A", "language": "python", "source": source})),
+    )
+    .await
+}
+
+fn row<'a>(board: &'a Value, user: &str) -> &'a Value {
+    board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["user"] == user)
+        .unwrap_or_else(|| panic!("no row of {user} in {board}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_contest_on_two_api_nodes_and_a_worker() {
+    let Some(server) = PgServer::shared() else {
+        return;
+    };
+    let url = server.database();
+    let db = Path::new(&url);
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = package::small_binary_sudoku(dir.path());
+    let problems = dir.path().join("problems");
+    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
+    std::fs::write(dir.path().join("contests/cup.toml"), CUP).unwrap();
+    let clock = dir.path().join("clock.txt");
+    let set_clock = |instant: &str| {
+        let tmp = clock.with_extension("tmp");
+        std::fs::write(&tmp, instant).unwrap();
+        std::fs::rename(&tmp, &clock).unwrap();
+    };
+    set_clock("2026-03-01T09:30:00Z");
+    let extra = "[contests]\nclock_file = \"clock.txt\"\n[queue]\nlease_ms = 3000\n";
+    let config = daemon::write_config(dir.path(), &problems, extra);
+    const PW: &str = "correct horse battery";
+    for (name, admin) in [("boss", true), ("alice", false), ("bob", false)] {
+        add_user(&config, db, name, admin, PW);
+    }
+    let one = Daemon::start_with(dir.path(), db, &problems, 0, extra);
+    let two = Daemon::start_with(dir.path(), db, &problems, 0, extra);
+    let judge = Worker::start(dir.path(), &config, &url, "judge-1", 2);
+    let c = client();
+    let boss = login(&c, &one.base, "boss", PW).await;
+    let alice = login(&c, &one.base, "alice", PW).await;
+    let bob = login(&c, &two.base, "bob", PW).await;
+
+    // The worker judges a contest submission in icpc's mode: a WA stops at its first failing
+    // test; the same source outside the contest runs every test.
+    let wrong = package::python_solution(&pkg, 0, false);
+    let (s, v) = submit(&c, &one, &alice, &wrong).await;
+    assert_eq!(s, 202, "{v}");
+    let in_contest = wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+    assert_eq!(in_contest["verdict"], "WA", "{in_contest}");
+    assert_eq!(
+        in_contest["tests"].as_array().unwrap().len(),
+        1,
+        "{in_contest}"
+    );
+    assert_eq!(
+        (in_contest["contest"].clone(), in_contest["label"].clone()),
+        (json!("cup"), json!("A"))
+    );
+    let (s, v) = post_as(
+        &c,
+        &one,
+        "/api/submissions",
+        Some(&alice),
+        Some(json!({"problem": "binary-sudoku", "language": "python", "source": wrong})),
+    )
+    .await;
+    assert_eq!(s, 202, "{v}");
+    let outside = wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+    assert_eq!(outside["verdict"], "WA");
+    assert_eq!(outside["tests"].as_array().unwrap().len(), 3, "{outside}");
+
+    // Bob solves A through the other API node; both nodes show the same board.
+    let right = package::python_solution(&pkg, 1, true);
+    let (s, v) = submit(&c, &two, &bob, &right).await;
+    assert_eq!(s, 202, "{v}");
+    let accepted = wait_done(&c, &two, &bob, v["id"].as_i64().unwrap()).await;
+    assert_eq!(accepted["verdict"], "AC", "{accepted}");
+    let (_, board_one) = get_as(&c, &one, "/api/contests/cup/scoreboard", Some(&alice)).await;
+    let (_, board_two) = get_as(&c, &two, "/api/contests/cup/scoreboard", Some(&bob)).await;
+    assert_eq!(board_one["rows"], board_two["rows"]);
+    let b = &row(&board_one, "bob")["cells"][0];
+    assert_eq!(
+        (
+            b["state"].clone(),
+            b["attempts"].clone(),
+            b["minutes"].clone()
+        ),
+        (json!("solved"), json!(1), json!(30)),
+        "{board_one}"
+    );
+    let a = &row(&board_one, "alice")["cells"][0];
+    assert_eq!(a["attempts"], 1, "{board_one}");
+    assert_eq!(row(&board_one, "bob")["rank"], 1);
+
+    // The rate (3 a minute) holds across the two API nodes: six concurrent submissions of
+    // alice's, three through each, store exactly three.
+    set_clock("2026-03-01T09:40:00Z");
+    let sources: Vec<String> = (10..16)
+        .map(|i| package::python_solution(&pkg, i, false))
+        .collect();
+    let mut sends = tokio::task::JoinSet::new();
+    for (i, src) in sources.into_iter().enumerate() {
+        let node = if i % 2 == 0 {
+            one.base.clone()
+        } else {
+            two.base.clone()
+        };
+        let (c, alice) = (c.clone(), alice.clone());
+        sends.spawn(async move {
+            let r = c
+                .post(format!("{node}/api/contests/cup/submissions"))
+                .bearer_auth(&alice)
+                .json(&json!({"problem": "A", "language": "python", "source": src}))
+                .send()
+                .await
+                .unwrap();
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.unwrap_or(Value::Null))
+        });
+    }
+    let answers: Vec<(u16, Value)> = sends.join_all().await;
+    let stored = answers.iter().filter(|(s, _)| *s == 202).count();
+    let limited = answers
+        .iter()
+        .filter(|(s, v)| *s == 429 && v["error"]["code"] == "rate_limited")
+        .count();
+    assert_eq!((stored, limited), (3, 3), "{answers:?}");
+    for (_, v) in answers.iter().filter(|(s, _)| *s == 202) {
+        wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+    }
+    let (_, board) = get_as(&c, &two, "/api/contests/cup/scoreboard", Some(&boss)).await;
+    assert_eq!(row(&board, "alice")["cells"][0]["attempts"], 4, "{board}");
+
+    // A question on one node, answered to all on the other, seen by bob on the first.
+    let (s, q) = post_as(
+        &c,
+        &one,
+        "/api/contests/cup/clarifications",
+        Some(&alice),
+        Some(json!({"text": "Is the answer always below 10?", "problem": "A"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{q}");
+    let answer = format!("/api/contests/cup/clarifications/{}/answer", q["id"]);
+    let (s, _) = post_as(
+        &c,
+        &two,
+        &answer,
+        Some(&boss),
+        Some(json!({"answer": "No: up to 81.", "public": true})),
+    )
+    .await;
+    assert_eq!(s, 204);
+    let (_, seen) = get_as(&c, &one, "/api/contests/cup/clarifications", Some(&bob)).await;
+    assert_eq!(seen.as_array().unwrap().len(), 1, "{seen}");
+    assert_eq!(seen[0]["answer"], "No: up to 81.");
+
+    // Nothing was judged twice, nothing is left in flight, no node logged an error.
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT s.id, COUNT(t.ordinal) FROM submissions s
+         LEFT JOIN test_results t ON t.submission_id = s.id GROUP BY s.id ORDER BY s.id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    let pending: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status <> 'done'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(pending, 0);
+    pool.close().await;
+    for log in [one.log(), two.log(), judge.log()] {
+        assert!(!log.contains(" ERROR "), "{log}");
+    }
+}

@@ -1,0 +1,12 @@
+//! The web pages: rendered HTML, load, and a real headless Chromium through WebDriver.
+//!
+//! One test binary for the area (each links the whole crate once); a module per file.
+
+// Each binary uses only a part of the shared fixtures.
+#[allow(dead_code)]
+#[path = "../fixtures/mod.rs"]
+mod fixtures;
+
+mod web_browser;
+mod web_load;
+mod web_pages;
