@@ -35,6 +35,8 @@
 //! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
 //!   solution of a package and checks its verdict against its folder.
 
+#![warn(missing_docs)]
+
 pub mod accounts;
 pub mod checkers;
 pub mod config;

@@ -149,7 +149,7 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// Runs `program args`, waits at most [`COMMAND_LIMIT`], returns its stdout when it exits 0.
+/// Runs `program args`, waits at most `COMMAND_LIMIT`, returns its stdout when it exits 0.
 pub fn run_captured(program: &Path, args: &[String]) -> Result<String, String> {
     let mut child = Command::new(program)
         .args(args)

@@ -5,12 +5,12 @@
 //! [`Clock`], so every rule is tested with a fake one.
 //!
 //! - [`ids`]: the contest id and the problem labels (A, B, C...), newtypes that validate.
-//! - [`file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key.
+//! - [`mod@file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key.
 //! - [`load`]: every contest of a folder, checked against the problems that exist.
 //! - [`clock`]: the clock trait, a real clock and a fake one.
 //! - [`timing`]: `fixed`, `window` and `open` timing: where a contestant stands at a time.
-//! - [`format`]: `icpc`, `ioi`, `oi`, and how much of a submission each one judges.
-//! - [`board`]: the scoreboard types and the ranking shared by the formats.
+//! - [`mod@format`]: `icpc`, `ioi`, `oi`, and how much of a submission each one judges.
+//! - [`mod@board`]: the scoreboard types and the ranking shared by the formats.
 //! - [`icpc`], [`ioi`], [`oi`]: one scoring function per format.
 //! - [`view`]: which board an audience sees at an instant (freeze, hidden OI results).
 //! - [`rate`]: the per-user submission rate (when a 429 may retry).

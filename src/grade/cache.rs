@@ -41,7 +41,7 @@ pub enum CacheError {
 /// The rows of the last run, with what they were judged against.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Cache {
-    /// Format version ([`VERSION`]).
+    /// Format version (`VERSION`).
     pub version: u32,
     /// The problem id.
     pub problem: String,

@@ -5,7 +5,7 @@
 //! `submissions/<expected verdict>/`.
 //!
 //! - [`package`]: loading a package ([`load`], [`load_all`], [`find`]).
-//! - [`format`]: the three input formats, parsed strictly and written canonically.
+//! - [`mod@format`]: the three input formats, parsed strictly and written canonically.
 //! - [`answer`]: the reference answer of an input, from the solvers.
 //! - [`gen`]: the deterministic generators of `data/secret/`.
 //! - [`verify`]: the data checks of `sudojudge verify`.

@@ -19,7 +19,7 @@
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
 //!   own inode-bounded tmpfs.
-//! - [`status`]: how observations become a [`RunStatus`]; [`probe`]: what the host offers.
+//! - [`status`]: how observations become a [`RunStatus`]; [`mod@probe`]: what the host offers.
 //! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups;
 //!   `stale.rs`: sweeping what a judge process that died left behind.
 

@@ -3,8 +3,8 @@
 //! its folder.
 //!
 //! - [`expectation`]: the folders, the verdict each promises, and the time margins.
-//! - [`discover`]: finding the reference solutions of a problem and their languages.
-//! - [`evaluate`]: the rule turning one judge report into a pass or a failure with reasons.
+//! - [`mod@discover`]: finding the reference solutions of a problem and their languages.
+//! - [`mod@evaluate`]: the rule turning one judge report into a pass or a failure with reasons.
 //! - [`runner`]: judging many solutions in parallel, one judge (sandbox slot) per worker.
 //! - [`render`]: the table for people and the JSON summary for machines.
 

@@ -1,7 +1,7 @@
 //! The submit form: a language (or "guess") and a source pasted or uploaded, read from a
 //! multipart body. The body was already read whole and bounded by the server's body reader
 //! (`server/body.rs`: 2 x `max_source_kib` + 64 KiB, 413 past it); here at most
-//! [`MAX_FIELDS`] fields are read and every field is size-checked before it is kept.
+//! `MAX_FIELDS` fields are read and every field is size-checked before it is kept.
 
 use std::path::Path;
 
