@@ -8,9 +8,8 @@ use std::path::Path;
 
 use nix::unistd::Pid;
 
-use super::init::ProgramIo;
 use super::seccomp;
-use super::spec::BoxSpec;
+use super::spec::{BoxSpec, ProgramIo};
 
 /// argv and envp as C strings, and the resolved program path (first element).
 pub(super) struct ExecArgs {

@@ -25,14 +25,8 @@ use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
 use super::namespaces;
 use super::rootfs;
-use super::spec::{BoxSpec, HelperReport};
+use super::spec::{BoxSpec, FromJudge, HelperReport, Protocol};
 use super::supervise::run_box;
-
-/// The helper's protocol descriptors, moved away from 0 and 1 so the box never inherits them.
-pub(super) struct Protocol {
-    pub(super) input: std::io::BufReader<File>,
-    pub(super) output: File,
-}
 
 fn take_protocol_fds() -> Result<Protocol, String> {
     let dup = |fd: RawFd| -> Result<File, String> {
@@ -101,15 +95,6 @@ pub fn helper_main() -> i32 {
             return 1;
         }
     }
-}
-
-/// What the helper took from the judge for one run (see [`super::boxfs`]).
-#[derive(Default)]
-pub(super) struct FromJudge {
-    /// The box's own file system, to attach at `/box`.
-    pub(super) box_fs: Option<OwnedFd>,
-    /// The program's stdout and stderr (unnamed files in that file system).
-    pub(super) outputs: Option<(File, File)>,
 }
 
 /// What the long-lived helper has set up once: its network namespace, its cgroup.

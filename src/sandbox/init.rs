@@ -12,15 +12,7 @@ use nix::fcntl::OFlag;
 use super::exec::{prepare_exec, spawn_program};
 use super::namespaces;
 use super::rootfs;
-use super::spec::{BoxSpec, InitOutcome};
-
-/// The open files the program gets.
-pub(super) struct ProgramIo<'a> {
-    pub(super) procs: &'a [File],
-    pub(super) stdin: &'a File,
-    pub(super) stdout: &'a File,
-    pub(super) stderr: &'a File,
-}
+use super::spec::{BoxSpec, InitOutcome, ProgramIo};
 
 /// The init's whole life; the helper writes the outcome back.
 pub(super) fn init_main(

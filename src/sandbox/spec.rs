@@ -1,6 +1,10 @@
-//! What the judge hands to the single-threaded helper, and what the helper hands back.
-//! Both travel as JSON over the helper's stdin and stdout.
+//! What the judge hands to the single-threaded helper, and what the helper hands back (both
+//! travel as JSON over the helper's stdin and stdout); and what the helper, the box's init and
+//! the program share of one run: the protocol descriptors, the descriptors taken from the
+//! judge, the program's open files.
 
+use std::fs::File;
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -110,4 +114,27 @@ pub struct InitOutcome {
     pub init_cpu_ns: u64,
     /// Set when the set-up in the box or the exec failed (the judge's fault).
     pub error: Option<String>,
+}
+
+/// The helper's protocol descriptors, moved away from 0 and 1 so the box never inherits them.
+pub(super) struct Protocol {
+    pub(super) input: std::io::BufReader<File>,
+    pub(super) output: File,
+}
+
+/// What the helper took from the judge for one run (see [`super::boxfs`]).
+#[derive(Default)]
+pub(super) struct FromJudge {
+    /// The box's own file system, to attach at `/box`.
+    pub(super) box_fs: Option<OwnedFd>,
+    /// The program's stdout and stderr (unnamed files in that file system).
+    pub(super) outputs: Option<(File, File)>,
+}
+
+/// The open files the program gets.
+pub(super) struct ProgramIo<'a> {
+    pub(super) procs: &'a [File],
+    pub(super) stdin: &'a File,
+    pub(super) stdout: &'a File,
+    pub(super) stderr: &'a File,
 }

@@ -14,10 +14,9 @@ use nix::unistd::Pid;
 
 use super::cgroup::v1::V1Files;
 use super::cgroup::{open_procs, Cgroup};
-use super::helper::{FromJudge, Protocol};
-use super::init::{init_main, ProgramIo};
+use super::init::init_main;
 use super::seccomp;
-use super::spec::{BoxSpec, HelperReport, InitOutcome, Kill};
+use super::spec::{BoxSpec, FromJudge, HelperReport, InitOutcome, Kill, ProgramIo, Protocol};
 
 /// How often the supervisor reads the cgroup's CPU counter while the program runs.
 const CPU_POLL: Duration = Duration::from_millis(10);
