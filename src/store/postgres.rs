@@ -15,7 +15,7 @@ use super::location::Location;
 use super::model::{
     to_submission, to_test_result, ListFilter, Status, Submission, SubmissionRow, TestRow,
 };
-use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
+use super::node_data::{NodeData, QueuedGroup, QUEUED_GROUPS};
 use super::StoreError;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
@@ -168,19 +168,6 @@ impl PgStore {
     /// Queued submissions by problem and submitted hash.
     pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
         Ok(sqlx::query_as(QUEUED_GROUPS).fetch_all(&self.pool).await?)
-    }
-
-    /// Queued submissions this node's claims refuse, by problem and submitted hash.
-    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
-            return Ok(Vec::new());
-        };
-        Ok(
-            sqlx::query_as(&refused_sql(&super::postgres_queue::accepts(1)))
-                .bind(filter)
-                .fetch_all(&self.pool)
-                .await?,
-        )
     }
 
     /// Submissions judged (`done`), for benchmarks that wait for a batch.

@@ -5,7 +5,7 @@
 use crate::judge::JudgeReport;
 
 use super::model::{signed, Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status};
-use super::node_data::NodeData;
+use super::node_data::{refused_sql, NodeData, QueuedGroup};
 use super::postgres::{PgStore, QUEUE_CHANNEL};
 use super::queue::Queue;
 use super::result_rows::insert_statements;
@@ -78,6 +78,19 @@ pub(super) enum Lost {
     Expired,
     /// Claims of earlier instances of this node's name (it was restarted).
     EarlierInstances,
+}
+
+impl PgStore {
+    /// Queued submissions this node's claims refuse, by problem and submitted hash.
+    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        Ok(sqlx::query_as(&refused_sql(&accepts(1)))
+            .bind(filter)
+            .fetch_all(&self.pool)
+            .await?)
+    }
 }
 
 impl Lost {
