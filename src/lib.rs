@@ -32,8 +32,9 @@
 //!   registry per daemon.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
-//! - [`verify_submissions`]: the submissions half of `sudojudge verify`: judges every reference
-//!   solution of a package and checks its verdict against its folder.
+//! - [`user_name`]: the user-name newtype, below both the accounts and the contest files.
+//! - [`verify`]: `sudojudge verify`: a package's data checks, and every reference solution
+//!   judged and checked against its folder.
 
 #![warn(missing_docs)]
 
@@ -51,6 +52,7 @@ pub mod sandbox;
 pub mod server;
 pub mod solvers;
 pub mod store;
-pub mod verify_submissions;
+pub mod user_name;
+pub mod verify;
 pub mod web;
 pub mod worker;

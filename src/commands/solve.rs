@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::problem::verify::TARGET_MIN_GIVENS;
+use sudojudge::problem::TARGET_MIN_GIVENS;
 use sudojudge::problem::{self, answer::reference_answer, format, CheckerKind};
 
 /// Arguments of `sudojudge solve`.

@@ -4,7 +4,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::problem::{self, verify::verify_data};
+use sudojudge::problem;
+use sudojudge::verify::data::verify_data;
 
 /// Arguments of `sudojudge verify`.
 #[derive(Debug, clap::Args)]

@@ -7,7 +7,7 @@ use super::judging::{runtime, slot_judges, worker_count, Progress};
 use anyhow::Context;
 use sudojudge::config::Config;
 use sudojudge::problem::Problem;
-use sudojudge::verify_submissions::{
+use sudojudge::verify::submissions::{
     diagnose, discover, judge_all, render_table, Job, Margins, Outcome, Summary,
 };
 

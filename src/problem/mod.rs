@@ -8,7 +8,6 @@
 //! - [`mod@format`]: the three input formats, parsed strictly and written canonically.
 //! - [`answer`]: the reference answer of an input, from the solvers.
 //! - [`gen`]: the deterministic generators of `data/secret/`.
-//! - [`verify`]: the data checks of `sudojudge verify`.
 //! - [`hash`]: [`DataHash`], the content hash of what in a package can change a verdict.
 
 use std::path::PathBuf;
@@ -21,10 +20,14 @@ pub mod gen;
 pub mod hash;
 pub mod package;
 pub mod rng;
-pub mod verify;
 
 pub use hash::DataHash;
 pub use package::{find, ids, load, load_all};
+
+/// Most puzzles in one `sudoku` input, as the statement promises.
+pub const SUDOKU_MAX_PUZZLES: usize = 10_000;
+/// Fewest givens in a `target-sudoku` input, as the statement (and NOIP) promises.
+pub const TARGET_MIN_GIVENS: usize = 24;
 
 /// Why a package could not be loaded; every message names the file at fault.
 #[derive(Debug, thiserror::Error)]

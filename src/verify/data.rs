@@ -8,16 +8,11 @@
 
 use serde::Serialize;
 
-use super::answer::reference_answer;
-use super::format;
-use super::{CheckerKind, Problem, TestCase};
 use crate::checkers::{check, CheckOutcome};
+use crate::problem::answer::reference_answer;
+use crate::problem::format;
+use crate::problem::{CheckerKind, Problem, TestCase, SUDOKU_MAX_PUZZLES, TARGET_MIN_GIVENS};
 use crate::solvers::sudoku::count_solutions;
-
-/// Most puzzles in one `sudoku` input, as the statement promises.
-pub const SUDOKU_MAX_PUZZLES: usize = 10_000;
-/// Fewest givens in a `target-sudoku` input, as the statement (and NOIP) promises.
-pub const TARGET_MIN_GIVENS: usize = 24;
 
 /// One thing wrong with a package's data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
