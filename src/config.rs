@@ -187,6 +187,16 @@ pub struct ServerConfig {
     pub write_timeout_ms: u64,
 }
 
+/// When accounts are in force: `[accounts] auth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthMode {
+    /// Open mode while no user exists (loopback only); accounts as soon as one does.
+    Auto,
+    /// Accounts always, even with no user yet.
+    Required,
+}
+
 /// Who is reading a submission: how much of its secret tests' feedback they may see.
 ///
 /// Checker messages quote answers (`expected 2876, found 0`) and program output, and exit
@@ -236,7 +246,7 @@ fn default_write_timeout_ms() -> u64 {
 pub struct AccountsConfig {
     /// `"auto"`: open single-user mode while no user exists (loopback only); `"required"`:
     /// every endpoint but health, login and problems needs a token, users or not.
-    pub auth: crate::accounts::AuthMode,
+    pub auth: AuthMode,
     /// Hours a token from `POST /api/login` lasts.
     pub login_token_hours: u64,
     /// Failed logins per account name per window before 429.

@@ -1,10 +1,21 @@
 //! User names: 1 to 32 characters from `a-z`, `0-9`, `_`, `-` and `.`, starting with a letter
 //! or a digit. Lowercase only, so `Alice` and `alice` can never be two accounts; the display
 //! name carries any spelling.
+//!
+//! Below both the accounts (which store users by name) and the contest files (which list
+//! their participants by name), so each can use it without the other.
 
 use std::fmt;
 
-use super::AccountError;
+/// A name that breaks the rules above, and which rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid user name {name:?}: {why}")]
+pub struct BadUserName {
+    /// The name given (at most its first 64 characters).
+    pub name: String,
+    /// Which rule it breaks.
+    pub why: String,
+}
 
 /// Longest user name, in characters (all ASCII).
 pub const MAX_NAME_LEN: usize = 32;
@@ -15,8 +26,8 @@ pub struct UserName(String);
 
 impl UserName {
     /// Parses a name, saying which rule a bad one breaks.
-    pub fn parse(name: &str) -> Result<UserName, AccountError> {
-        let bad = |why: &str| AccountError::BadName {
+    pub fn parse(name: &str) -> Result<UserName, BadUserName> {
+        let bad = |why: &str| BadUserName {
             name: name.chars().take(64).collect(),
             why: why.to_string(),
         };

@@ -74,17 +74,7 @@ pub enum SubmissionScope {
 
 /// How much of a judgement a caller sees for secret tests (the type lives with the
 /// `[server] feedback` setting it is read from).
-pub use crate::config::Feedback;
-
-/// When accounts are in force: `[accounts] auth`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AuthMode {
-    /// Open mode while no user exists (loopback only); accounts as soon as one does.
-    Auto,
-    /// Accounts always, even with no user yet.
-    Required,
-}
+pub use crate::config::{AuthMode, Feedback};
 
 impl Caller {
     /// The user's id, when the caller is a user.

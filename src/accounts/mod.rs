@@ -1,6 +1,6 @@
 //! Accounts and access control: who a caller is, and what they may see and do.
 //!
-//! - [`name`]: [`UserName`], a user name that parses (documented character set and length).
+//! - [`UserName`] (from [`crate::user_name`]): a user name that parses (documented character set and length).
 //! - [`role`]: [`Role`], admin or contestant.
 //! - [`password`]: argon2id password hashing, checking and generation.
 //! - [`token`]: random API tokens, shown once and stored as a SHA-256 hash.
@@ -13,15 +13,14 @@
 //! turns a request into an [`access::Caller`].
 
 pub mod access;
-pub mod name;
 pub mod password;
 pub mod ratelimit;
 pub mod role;
 pub mod roster;
 pub mod token;
 
+pub use crate::user_name::{BadUserName, UserName};
 pub use access::{AuthMode, Caller, Decision, Feedback, Identity, SubmissionScope};
-pub use name::UserName;
 pub use role::Role;
 pub use token::{Token, TokenHash};
 
@@ -29,13 +28,8 @@ pub use token::{Token, TokenHash};
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
     /// A user name outside the documented rules.
-    #[error("invalid user name {name:?}: {why}")]
-    BadName {
-        /// The name given.
-        name: String,
-        /// Which rule it breaks.
-        why: String,
-    },
+    #[error(transparent)]
+    BadName(#[from] BadUserName),
     /// A password too short, too long or empty.
     #[error("{0}")]
     BadPassword(String),

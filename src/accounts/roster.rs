@@ -77,7 +77,9 @@ pub fn parse(input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterError> {
         if line == 1 && name.eq_ignore_ascii_case("name") {
             continue;
         }
-        let parsed = UserName::parse(name).and_then(|n| Ok((n, display_name(record.get(1))?)));
+        let parsed = UserName::parse(name)
+            .map_err(AccountError::from)
+            .and_then(|n| Ok((n, display_name(record.get(1))?)));
         match parsed {
             Ok((name, display_name)) => rows.push(RosterRow { name, display_name }),
             Err(e) => errors.push(format!("line {line}: {e}")),

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::format::Format;
 use super::ids::{ContestId, Label};
 use super::timing::Timing;
-use crate::accounts::UserName;
+use crate::user_name::UserName;
 
 /// What is wrong with a contest file; every message names the file, and the key when one
 /// key is at fault.

@@ -170,12 +170,14 @@ pub async fn add(
     Form(f): Form<AddUser>,
 ) -> WebResult {
     let nav = admin_nav(&caller, nav)?;
-    let row = UserName::parse(f.name.trim()).and_then(|name| {
-        Ok(roster::RosterRow {
-            name,
-            display_name: roster::display_name(Some(&f.display_name))?,
-        })
-    });
+    let row = UserName::parse(f.name.trim())
+        .map_err(crate::accounts::AccountError::from)
+        .and_then(|name| {
+            Ok(roster::RosterRow {
+                name,
+                display_name: roster::display_name(Some(&f.display_name))?,
+            })
+        });
     let outcome = match row {
         Ok(row) => {
             let role = if f.admin.is_some() {
