@@ -13,8 +13,9 @@
 //! `threads x 19 MiB` whatever the clients do.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::oneshot;
 
@@ -24,6 +25,10 @@ use super::password;
 const STACK_BYTES: usize = 256 * 1024;
 /// Threads used by default at most, whatever the core count: each keeps up to 19 MiB.
 pub const DEFAULT_MAX_THREADS: usize = 4;
+/// A hashing thread that has had no check for this long gives its memory back (to the
+/// system, not only to the allocator): a flood reuses one buffer per thread, and a quiet
+/// daemon holds none.
+const KEEP_MEMORY: Duration = Duration::from_millis(500);
 
 /// The line was full: the check was not made (503 with `Retry-After`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,17 +133,28 @@ impl PasswordChecks {
     }
 }
 
-/// A hashing thread: takes checks from the line one at a time, in the memory it keeps. A
-/// check whose client has gone (its request timed out or was dropped) is skipped.
+/// A hashing thread: takes checks from the line one at a time, in the memory it keeps while
+/// checks keep coming. A check whose client has gone (its request timed out or was dropped)
+/// is skipped.
 fn work(line: &Mutex<Receiver<Job>>, made: &AtomicU64) {
     let mut memory = Vec::new();
     loop {
         let job = {
             let rx = line.lock().unwrap_or_else(|p| p.into_inner());
-            rx.recv()
+            if memory.is_empty() {
+                rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            } else {
+                rx.recv_timeout(KEEP_MEMORY)
+            }
         };
-        let Ok(job) = job else {
-            return;
+        let job = match job {
+            Ok(job) => job,
+            Err(RecvTimeoutError::Timeout) => {
+                memory = Vec::new();
+                give_back_freed_memory();
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
         };
         if job.reply.is_closed() {
             continue;
@@ -152,6 +168,18 @@ fn work(line: &Mutex<Receiver<Job>>, made: &AtomicU64) {
             }
         };
         let _ = job.reply.send(ok);
+    }
+}
+
+/// Returns memory freed to the allocator to the system. glibc raises its mmap threshold to the
+/// size of the largest block freed (up to 32 MiB), so after the first check a 19 MiB buffer
+/// comes from a thread's arena and stays in the process when freed; `malloc_trim` gives it
+/// back (and what the connections of a flood left in the arenas).
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own lists; it has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
