@@ -11,15 +11,22 @@
 //! at once is not enough when each runs on a fresh thread with fresh memory: here the threads
 //! are few and fixed, and their memory is reused, so the peak is about
 //! `threads x 19 MiB` whatever the clients do.
+//!
+//! A thread's buffer is mapped from the system directly ([`Mapped`]), not taken from malloc:
+//! glibc serves a 19 MiB block from the thread's arena once its mmap threshold has risen past
+//! that size, and keeps a freed block at the top of a thread arena resident (`malloc_trim`
+//! trims only the main arena's top), so a buffer freed after a flood stayed in the process.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use super::password;
+use argon2::Block;
+
+use super::password::{self, BlockMemory};
 
 /// Stack of a hashing thread (argon2 keeps its blocks on the heap, in the reused buffer).
 const STACK_BYTES: usize = 256 * 1024;
@@ -47,15 +54,40 @@ struct Job {
 /// checks in line and exit.
 #[derive(Debug)]
 pub struct PasswordChecks {
-    line: SyncSender<Job>,
+    line: Arc<Line>,
     threads: usize,
     waiting: usize,
-    made: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Job {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Job")
+    }
+}
+
+/// The checks waiting, shared by the caller side and the threads.
+#[derive(Debug)]
+struct Line {
+    state: Mutex<LineState>,
+    /// Signalled when a check is put in line or the line closes.
+    ready: Condvar,
+    /// Checks running or waiting at most.
+    capacity: usize,
+    /// Checks made so far.
+    made: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+struct LineState {
+    waiting: VecDeque<Job>,
+    /// Checks waiting or running.
+    in_flight: usize,
+    closed: bool,
+}
+
+impl Line {
+    fn lock(&self) -> MutexGuard<'_, LineState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -74,15 +106,18 @@ impl PasswordChecks {
     /// `threads` hashing threads (at least one) and a line of `waiting` checks.
     pub fn new(threads: usize, waiting: usize) -> PasswordChecks {
         let threads = threads.max(1);
-        let (line, rx) = sync_channel::<Job>(waiting);
-        let rx = Arc::new(Mutex::new(rx));
-        let made = Arc::new(AtomicU64::new(0));
+        let line = Arc::new(Line {
+            state: Mutex::new(LineState::default()),
+            ready: Condvar::new(),
+            capacity: threads + waiting,
+            made: AtomicU64::new(0),
+        });
         for i in 0..threads {
-            let (rx, made) = (Arc::clone(&rx), Arc::clone(&made));
+            let line = Arc::clone(&line);
             let spawned = std::thread::Builder::new()
                 .name(format!("password-{i}"))
                 .stack_size(STACK_BYTES)
-                .spawn(move || work(&rx, &made));
+                .spawn(move || work(&line));
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "cannot start a password-hashing thread");
             }
@@ -91,13 +126,12 @@ impl PasswordChecks {
             line,
             threads,
             waiting,
-            made,
         }
     }
 
     /// Whether `password` matches `stored` (`None`: a name that cannot sign in, checked all
     /// the same and never matching), computed on a hashing thread; [`Busy`] at once when the
-    /// line is full.
+    /// threads are all busy and the line is full.
     pub async fn check(&self, password: String, stored: Option<String>) -> Result<bool, Busy> {
         let (reply, answer) = oneshot::channel();
         let job = Job {
@@ -105,21 +139,22 @@ impl PasswordChecks {
             stored,
             reply,
         };
-        match self.line.try_send(job) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(Busy),
-            Err(TrySendError::Disconnected(_)) => {
-                tracing::error!("no password-hashing thread is running");
+        {
+            let mut state = self.line.lock();
+            if state.closed || state.in_flight >= self.line.capacity {
                 return Err(Busy);
             }
+            state.in_flight += 1;
+            state.waiting.push_back(job);
         }
+        self.line.ready.notify_one();
         // A hashing thread always answers; a dropped reply means it died.
         answer.await.map_err(|_| Busy)
     }
 
     /// Checks made so far (each one argon2 computation).
     pub fn made(&self) -> u64 {
-        self.made.load(Ordering::Relaxed)
+        self.line.made.load(Ordering::Relaxed)
     }
 
     /// The hashing threads.
@@ -133,53 +168,123 @@ impl PasswordChecks {
     }
 }
 
-/// A hashing thread: takes checks from the line one at a time, in the memory it keeps while
-/// checks keep coming. A check whose client has gone (its request timed out or was dropped)
-/// is skipped.
-fn work(line: &Mutex<Receiver<Job>>, made: &AtomicU64) {
-    let mut memory = Vec::new();
-    loop {
-        let job = {
-            let rx = line.lock().unwrap_or_else(|p| p.into_inner());
-            if memory.is_empty() {
-                rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
-            } else {
-                rx.recv_timeout(KEEP_MEMORY)
-            }
-        };
-        let job = match job {
-            Ok(job) => job,
-            Err(RecvTimeoutError::Timeout) => {
-                memory = Vec::new();
-                give_back_freed_memory();
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => return,
-        };
-        if job.reply.is_closed() {
-            continue;
-        }
-        made.fetch_add(1, Ordering::Relaxed);
-        let ok = match &job.stored {
-            Some(stored) => password::verify_with(&job.password, stored, &mut memory),
-            None => {
-                let _ = password::verify_with(&job.password, password::dummy_hash(), &mut memory);
-                false
-            }
-        };
-        let _ = job.reply.send(ok);
+impl Drop for PasswordChecks {
+    fn drop(&mut self) {
+        self.line.lock().closed = true;
+        self.line.ready.notify_all();
     }
 }
 
-/// Returns memory freed to the allocator to the system. glibc raises its mmap threshold to the
-/// size of the largest block freed (up to 32 MiB), so after the first check a 19 MiB buffer
-/// comes from a thread's arena and stays in the process when freed; `malloc_trim` gives it
-/// back (and what the connections of a flood left in the arenas).
-fn give_back_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only walks the allocator's own lists; it has no preconditions.
-    unsafe {
-        libc::malloc_trim(0);
+/// A hashing thread: takes checks from the line one at a time, in the memory it keeps while
+/// checks keep coming (given back after [`KEEP_MEMORY`] without one). A check whose client has
+/// gone (its request timed out or was dropped) is skipped. Exits when the line is closed and
+/// empty.
+fn work(line: &Line) {
+    let mut memory = Mapped::default();
+    loop {
+        let job = {
+            let mut state = line.lock();
+            loop {
+                if let Some(job) = state.waiting.pop_front() {
+                    break Some(job);
+                }
+                if state.closed {
+                    break None;
+                }
+                if memory.is_empty() {
+                    state = line.ready.wait(state).unwrap_or_else(|p| p.into_inner());
+                } else {
+                    let (s, timeout) = line
+                        .ready
+                        .wait_timeout(state, KEEP_MEMORY)
+                        .unwrap_or_else(|p| p.into_inner());
+                    state = s;
+                    if timeout.timed_out() && state.waiting.is_empty() {
+                        memory = Mapped::default();
+                    }
+                }
+            }
+        };
+        let Some(job) = job else {
+            return;
+        };
+        if !job.reply.is_closed() {
+            line.made.fetch_add(1, Ordering::Relaxed);
+            let ok = match &job.stored {
+                Some(stored) => password::verify_with(&job.password, stored, &mut memory),
+                None => {
+                    let _ =
+                        password::verify_with(&job.password, password::dummy_hash(), &mut memory);
+                    false
+                }
+            };
+            let _ = job.reply.send(ok);
+        }
+        line.lock().in_flight -= 1;
+    }
+}
+
+/// Argon2 blocks in an anonymous private mapping of their own: given back to the system when
+/// dropped (`munmap`), whatever the allocator would have kept.
+#[derive(Debug, Default)]
+struct Mapped {
+    /// The mapping; `None` until the first check.
+    at: Option<std::ptr::NonNull<Block>>,
+    /// Blocks mapped.
+    len: usize,
+}
+
+impl Mapped {
+    fn is_empty(&self) -> bool {
+        self.at.is_none()
+    }
+
+    fn unmap(&mut self) {
+        if let Some(at) = self.at.take() {
+            // SAFETY: `at` and `len` are exactly what `mmap` returned and was asked for, and
+            // no slice of it outlives `&mut self` (see `blocks`).
+            unsafe {
+                libc::munmap(at.as_ptr().cast(), self.len * std::mem::size_of::<Block>());
+            }
+            self.len = 0;
+        }
+    }
+}
+
+impl BlockMemory for Mapped {
+    fn blocks(&mut self, blocks: usize) -> Option<&mut [Block]> {
+        if self.len < blocks {
+            self.unmap();
+            let bytes = blocks.checked_mul(std::mem::size_of::<Block>())?;
+            // SAFETY: a fresh anonymous private mapping, owned by `self` alone.
+            let at = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if at == libc::MAP_FAILED {
+                tracing::error!(bytes, "cannot map memory for a password check");
+                return None;
+            }
+            self.at = Some(std::ptr::NonNull::new(at.cast::<Block>())?);
+            self.len = blocks;
+        }
+        let at = self.at?;
+        // SAFETY: the mapping is page-aligned (Block needs 64), zero-filled (all zeros is a
+        // valid Block: it is plain `u64`s), `len >= blocks` blocks long, and borrowed
+        // mutably through `&mut self` only.
+        Some(unsafe { std::slice::from_raw_parts_mut(at.as_ptr(), blocks) })
+    }
+}
+
+impl Drop for Mapped {
+    fn drop(&mut self) {
+        self.unmap();
     }
 }
 
@@ -220,6 +325,23 @@ mod tests {
         assert_eq!(answered + busy, 20);
         assert!(busy >= 1, "the line is bounded");
         assert_eq!(checks.made(), 3 + answered);
+    }
+
+    #[test]
+    fn checks_in_a_mapping_of_their_own() {
+        let stored = password::hash("correct horse").unwrap();
+        let mut memory = Mapped::default();
+        assert!(memory.is_empty());
+        for _ in 0..2 {
+            assert!(password::verify_with("correct horse", &stored, &mut memory));
+            assert!(!password::verify_with(
+                "correct horsE",
+                &stored,
+                &mut memory
+            ));
+        }
+        assert_eq!(memory.len, 19 * 1024);
+        drop(memory);
     }
 
     #[test]

@@ -74,10 +74,25 @@ pub fn verify(password: &str, stored: &str) -> bool {
     }
 }
 
+/// Memory a check can be computed in, kept by its owner from one check to the next.
+pub trait BlockMemory {
+    /// At least `blocks` argon2 blocks (grown if needed), or `None` when they cannot be had.
+    fn blocks(&mut self, blocks: usize) -> Option<&mut [Block]>;
+}
+
+impl BlockMemory for Vec<Block> {
+    fn blocks(&mut self, blocks: usize) -> Option<&mut [Block]> {
+        if self.len() < blocks {
+            self.resize(blocks, Block::default());
+        }
+        self.get_mut(..blocks)
+    }
+}
+
 /// [`verify`] computed in `memory`, which is grown to the hash's size if needed and kept by
 /// the caller for the next check (argon2 overwrites every block it uses, so nothing of one
 /// check leaks into the next's result).
-pub fn verify_with(password: &str, stored: &str, memory: &mut Vec<Block>) -> bool {
+pub fn verify_with(password: &str, stored: &str, memory: &mut impl BlockMemory) -> bool {
     if password.len() > MAX_PASSWORD_LEN {
         return false;
     }
@@ -105,16 +120,15 @@ pub fn verify_with(password: &str, stored: &str, memory: &mut Vec<Block>) -> boo
     let Ok(salt) = salt.decode_b64(&mut salt_bytes) else {
         return false;
     };
-    let blocks = params.block_count();
-    if memory.len() < blocks {
-        memory.resize(blocks, Block::default());
-    }
     let mut out = [0u8; 64];
     let Some(out) = out.get_mut(..expected.len()) else {
         return false;
     };
+    let Some(blocks) = memory.blocks(params.block_count()) else {
+        return false;
+    };
     Argon2::new(algorithm, version, params)
-        .hash_password_into_with_memory(password.as_bytes(), salt, out, &mut memory[..blocks])
+        .hash_password_into_with_memory(password.as_bytes(), salt, out, blocks)
         .is_ok_and(|()| bool::from(out.ct_eq(expected.as_bytes())))
 }
 
