@@ -172,6 +172,17 @@ pub struct ServerConfig {
     /// Connections served at once; more are closed as soon as they are accepted.
     #[serde(default = "default_max_connections")]
     pub max_connections: usize,
+    /// Connections one client address may hold at once (0: only the total counts).
+    #[serde(default = "default_max_connections_per_address")]
+    pub max_connections_per_address: usize,
+    /// Connections one client network (/24 for IPv4, /64 for IPv6) may hold at once (0: only
+    /// the total counts).
+    #[serde(default = "default_max_connections_per_network")]
+    pub max_connections_per_network: usize,
+    /// The header timeout of connections opened when the cap is full: from half the cap on,
+    /// new connections get a timeout shrinking linearly from `header_timeout_ms` to this.
+    #[serde(default = "default_busy_header_timeout_ms")]
+    pub busy_header_timeout_ms: u64,
     /// Time a connection has to send a request's headers, counted from its opening or from
     /// the end of its previous response (so it is the keep-alive idle timeout too).
     #[serde(default = "default_header_timeout_ms")]
@@ -221,7 +232,19 @@ fn default_max_queued() -> u64 {
 }
 
 fn default_max_connections() -> usize {
+    4096
+}
+
+fn default_max_connections_per_address() -> usize {
     256
+}
+
+fn default_max_connections_per_network() -> usize {
+    1024
+}
+
+fn default_busy_header_timeout_ms() -> u64 {
+    2_000
 }
 
 fn default_header_timeout_ms() -> u64 {
@@ -234,6 +257,10 @@ fn default_body_timeout_ms() -> u64 {
 
 fn default_request_timeout_ms() -> u64 {
     180_000
+}
+
+fn default_password_waiting_per_thread() -> usize {
+    16
 }
 
 fn default_write_timeout_ms() -> u64 {
@@ -257,6 +284,14 @@ pub struct AccountsConfig {
     pub login_window_secs: u64,
     /// Custom runs (`POST /api/runs`) per user per minute; 0 = no limit.
     pub runs_per_minute: u32,
+    /// Threads that check logins' passwords (argon2id, 19 MiB each); 0 = one per core, at
+    /// most 4.
+    #[serde(default)]
+    pub password_threads: usize,
+    /// Password checks that may wait for a thread, per thread; past it a login gets 503 with
+    /// `Retry-After`.
+    #[serde(default = "default_password_waiting_per_thread")]
+    pub password_waiting_per_thread: usize,
     /// Whether the web pages' cookies carry `Secure` (sent over HTTPS only): set it when the
     /// daemon is reached through an HTTPS proxy.
     pub secure_cookies: bool,

@@ -5,7 +5,9 @@
 //!
 //! | action | open mode | anonymous | contestant | admin |
 //! |---|---|---|---|---|
-//! | health, problems, statements, login, OpenAPI (never asked: public) | yes | yes | yes | yes |
+//! | health: `ok` and `version` | yes | yes | yes | yes |
+//! | health: every field (queue, sandbox, node, nodes, data hashes; also the `[metrics] token`) | yes | - | - | yes |
+//! | problems, statements, login, OpenAPI (never asked: public) | yes | yes | yes | yes |
 //! | submit, custom run | yes | 401 | yes (runs count against the user's rate) | yes |
 //! | list submissions | all | 401 | own only | all |
 //! | read a submission | yes | 401 | own; another's is 404 | yes |
@@ -164,6 +166,29 @@ pub fn read_metrics(caller: &Caller, token_ok: bool) -> Decision {
         Caller::Anonymous => Decision::Unauthenticated,
         c if c.is_admin() => Decision::Allow,
         Caller::User(_) => Decision::Forbidden,
+    }
+}
+
+/// What `GET /api/health` shows a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HealthView {
+    /// `ok` and `version` only: whether the judge is up, and which.
+    Public,
+    /// Every field: queue depth, workers, the sandbox profile, the node's name, the nodes on
+    /// the database and each problem's data hash (the host's tools and tests read them).
+    Full,
+}
+
+/// What `GET /api/health` shows: everything to the host (the open mode's caller, an admin,
+/// or a scraper presenting the `[metrics] token`, `token_ok`); `ok` and the version to anyone
+/// else (the host's name, its queue, its sandbox and its packages' hashes are no stranger's
+/// business, nor a contestant's).
+pub fn read_health(caller: &Caller, token_ok: bool) -> HealthView {
+    match caller {
+        _ if token_ok => HealthView::Full,
+        Caller::Open => HealthView::Full,
+        c if c.is_admin() => HealthView::Full,
+        _ => HealthView::Public,
     }
 }
 

@@ -182,6 +182,21 @@ fn metrics_are_the_hosts() {
 }
 
 #[test]
+fn health_in_full_is_the_hosts() {
+    use HealthView::*;
+    let (admin, alice) = (user(1, Role::Admin), user(2, Role::Contestant));
+    for (caller, without, with_token) in [
+        (&Caller::Open, Full, Full),
+        (&Caller::Anonymous, Public, Full),
+        (&admin, Full, Full),
+        (&alice, Public, Full),
+    ] {
+        assert_eq!(read_health(caller, false), without, "{caller:?}");
+        assert_eq!(read_health(caller, true), with_token, "{caller:?}");
+    }
+}
+
+#[test]
 fn nodes_are_for_hosts() {
     use Decision::*;
     assert_eq!(list_nodes(&Caller::Open), Allow);

@@ -3,6 +3,7 @@
 //! - [`UserName`] (from [`crate::user_name`]): a user name that parses (documented character set and length).
 //! - [`role`]: [`Role`], admin or contestant.
 //! - [`password`]: argon2id password hashing, checking and generation.
+//! - [`checks`]: the logins' password checks on a few hashing threads, with a short line.
 //! - [`token`]: random API tokens, shown once and stored as a SHA-256 hash.
 //! - [`roster`]: display names and class rosters (CSV), shared by the CLI and the admin page.
 //! - [`ratelimit`]: fixed-window counters for login failures and custom runs.
@@ -13,6 +14,7 @@
 //! turns a request into an [`access::Caller`].
 
 pub mod access;
+pub mod checks;
 pub mod password;
 pub mod ratelimit;
 pub mod role;

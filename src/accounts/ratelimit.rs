@@ -1,10 +1,16 @@
 //! Fixed-window counters keyed by anything (an account name, an address, a user id): at most
 //! `max` events per `window`; past that, refused until the window ends, with the wait to send
-//! as `Retry-After`. Used for login failures (per account and per address) and custom runs
-//! (per user). Memory is bounded: a full table first drops finished windows, then the oldest.
+//! as `Retry-After`. Used for login attempts (per network and name, per network; see
+//! [`network_of`]) and custom runs (per user). Memory is bounded: a full table first drops
+//! finished windows, then the oldest.
+//!
+//! A login attempt is [`Limiter::reserve`]d *before* its password is checked and
+//! [`Limiter::release`]d when it succeeds: counting only after a failed check let every
+//! request in flight pass (200 parallel guesses were all checked against a limit of 5).
 
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -61,6 +67,15 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
 
     /// Counts one event; `Err(wait)` (and nothing counted) when the window is used up.
     pub fn hit(&self, key: &K, now: Instant) -> Result<(), Duration> {
+        self.reserve(key, now)
+    }
+
+    /// Takes one event of the key's window before the work it stands for (a password check),
+    /// so concurrent requests cannot all pass a check made before any of them is counted:
+    /// `Err(wait)` (and nothing counted) when the window is used up. Give it back with
+    /// [`Limiter::release`] when the work turns out not to count (a successful login, a
+    /// refusal for another reason).
+    pub fn reserve(&self, key: &K, now: Instant) -> Result<(), Duration> {
         if self.max == 0 {
             return Ok(());
         }
@@ -101,6 +116,19 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
         Ok(())
     }
 
+    /// Gives back one event taken by [`Limiter::reserve`] (nothing when the key's window has
+    /// since been dropped or restarted at zero).
+    pub fn release(&self, key: &K) {
+        if let Some(w) = self.lock().get_mut(key) {
+            w.count = w.count.saturating_sub(1);
+        }
+    }
+
+    /// Events counted in the key's window (0 for an unknown key; for tests).
+    pub fn count(&self, key: &K) -> u32 {
+        self.lock().get(key).map_or(0, |w| w.count)
+    }
+
     /// Forgets a key (a successful login clears its account's failures).
     pub fn reset(&self, key: &K) {
         self.lock().remove(key);
@@ -114,6 +142,26 @@ impl<K: Hash + Eq + Clone> Limiter<K> {
     /// Whether no key is held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// The network a client address belongs to, as the key of per-network limits: its /24 for
+/// IPv4 and its /64 for IPv6 (an IPv4-mapped IPv6 address counts as the IPv4 one). One host
+/// commonly holds a whole /64, and a /24 is the smallest block routed on the Internet, so a
+/// client cannot multiply its allowance by changing its own address within them.
+pub fn network_of(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            IpAddr::V4(Ipv4Addr::new(a, b, c, 0))
+        }
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => network_of(IpAddr::V4(v4)),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
     }
 }
 
@@ -164,6 +212,36 @@ mod tests {
             l.hit(&i, t0 + Duration::from_millis(i)).unwrap();
         }
         assert_eq!(l.len(), 10);
+    }
+
+    #[test]
+    fn reservations_are_counted_at_once_and_given_back() {
+        let l = Limiter::new(2, Duration::from_secs(60));
+        let t0 = Instant::now();
+        l.reserve(&"a", t0).unwrap();
+        l.reserve(&"a", t0).unwrap();
+        // Both are in flight: a third is refused before any of them finishes.
+        assert!(l.reserve(&"a", t0).is_err());
+        assert_eq!(l.count(&"a"), 2);
+        l.release(&"a");
+        assert_eq!(l.count(&"a"), 1);
+        l.reserve(&"a", t0).unwrap();
+        l.release(&"nobody");
+        assert_eq!(l.count(&"nobody"), 0);
+    }
+
+    #[test]
+    fn networks_are_slash_24_and_slash_64() {
+        let net = |s: &str| network_of(s.parse().unwrap()).to_string();
+        assert_eq!(net("127.0.0.1"), "127.0.0.0");
+        assert_eq!(net("127.3.9.200"), "127.3.9.0");
+        assert_eq!(net("::ffff:10.1.2.3"), "10.1.2.0");
+        assert_eq!(net("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::");
+        assert_eq!(net("::1"), "::");
+        assert_eq!(
+            network_of("192.0.2.1".parse().unwrap()),
+            network_of("192.0.2.254".parse().unwrap())
+        );
     }
 
     #[test]

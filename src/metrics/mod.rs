@@ -20,6 +20,7 @@
 //! table) is dropped from the registry (the exporter's idle timeout), so a departed node does
 //! not keep a stale series.
 //! | `sudojudge_http_requests_total` | counter | `route`, `method`, `status` | answered HTTP requests |
+//! | `sudojudge_password_checks_total` | counter | | argon2 password checks made for logins (a name that does not exist costs one too); 0 from the start |
 //!
 //! - [`executor`]: [`Counted`], the executor wrapper that counts sandbox runs and failures.
 
@@ -52,6 +53,8 @@ pub const SANDBOX_FAILURES: &str = "sudojudge_sandbox_failures_total";
 pub const HEARTBEAT_AGE: &str = "sudojudge_node_heartbeat_age_seconds";
 /// HTTP requests counter.
 pub const HTTP_REQUESTS: &str = "sudojudge_http_requests_total";
+/// Password checks counter.
+pub const PASSWORD_CHECKS: &str = "sudojudge_password_checks_total";
 
 /// Bucket bounds of the judge duration, in seconds: a compile alone takes 0.1-2 s, a
 /// problem of 24 tests up to a few tens of seconds, a TLE on each up to a minute or more.
@@ -149,6 +152,12 @@ impl Metrics {
                 HTTP_REQUESTS,
                 "HTTP requests answered, by route, method and status."
             );
+            metrics::describe_counter!(
+                PASSWORD_CHECKS,
+                "Password checks (argon2id) made for logins, unknown names included."
+            );
+            // Shown from the start, so a scrape before the first login reads 0.
+            metrics::counter!(PASSWORD_CHECKS).increment(0);
         });
         Metrics {
             inner: Arc::new(Inner {
@@ -195,6 +204,12 @@ impl Metrics {
                 "status" => status.to_string())
             .increment(1);
         });
+    }
+
+    /// Sets the password checks made so far (the hashing threads count them; read at each
+    /// scrape).
+    pub fn set_password_checks(&self, made: u64) {
+        self.with(|| metrics::counter!(PASSWORD_CHECKS).absolute(made));
     }
 
     /// Sets the queue depth of one status (`queued`, `compiling`, `running`).

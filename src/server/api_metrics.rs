@@ -50,6 +50,7 @@ pub async fn get(
     if state.store.is_shared() {
         read_nodes(&state).await;
     }
+    state.metrics.set_password_checks(state.passwords.made());
     let body = state.metrics.render();
     Ok(([(CONTENT_TYPE, CONTENT_TYPE_TEXT)], body).into_response())
 }
@@ -81,7 +82,7 @@ async fn read_nodes(state: &AppState) {
 
 /// Whether the request's bearer value is the configured metrics token (compared in constant
 /// time, as digests so the lengths match too); never with no token configured.
-fn presents_token(headers: &HeaderMap, configured: Option<&str>) -> bool {
+pub fn presents_token(headers: &HeaderMap, configured: Option<&str>) -> bool {
     let Some(configured) = configured else {
         return false;
     };

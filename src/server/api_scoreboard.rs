@@ -4,12 +4,13 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::header::CONTENT_TYPE;
-use axum::http::HeaderMap;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::accounts::Caller;
+use crate::accounts::{access, Caller};
+use crate::contest::Audience;
 
 use super::conditional::{self, Representations};
 use super::contests::board::{self, BoardView};
@@ -67,7 +68,7 @@ pub async fn get(
     match q.format.unwrap_or_default() {
         BoardFormat::Json => {
             let b = board::scoreboard(&state, &caller, &id).await?;
-            Ok(conditional::respond(
+            let mut r = conditional::respond(
                 &headers,
                 Representations {
                     identity: &b.json,
@@ -75,7 +76,14 @@ pub async fn get(
                     etag: &b.etag,
                     content_type: "application/json",
                 },
-            ))
+            );
+            // The jury's board shows what a freeze hides: kept by no cache, the browser's
+            // included (the public board is `private, no-cache`, revalidated by its ETag).
+            if access::contest_audience(&caller) == Audience::Admin {
+                r.headers_mut()
+                    .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            }
+            Ok(r)
         }
         BoardFormat::Csv => {
             let text = board::csv(&state, &caller, &id).await?;

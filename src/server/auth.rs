@@ -7,10 +7,10 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
-use axum::http::header::AUTHORIZATION;
+use axum::http::header::{AUTHORIZATION, HOST};
 use axum::http::request::Parts;
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use crate::accounts::access::{self, AuthMode};
 use crate::accounts::ratelimit::{retry_after_secs, Limiter};
@@ -29,9 +29,11 @@ pub struct Auth {
     pub mode: AuthMode,
     /// How long a login token lasts.
     pub login_token_ttl: Duration,
-    /// Failed logins per account name.
-    pub login_failures_by_name: Limiter<String>,
-    /// Failed logins per client address.
+    /// Failed logins per account name from one client network (the key is the network of
+    /// [`network_of`](crate::accounts::ratelimit::network_of) and the name): failures from
+    /// elsewhere never lock a name for a client whose network is clean.
+    pub login_failures_by_name: Limiter<(IpAddr, String)>,
+    /// Failed logins per client network (/24 for IPv4, /64 for IPv6).
     pub login_failures_by_address: Limiter<IpAddr>,
     /// Custom runs per user.
     pub runs_by_user: Limiter<i64>,
@@ -138,8 +140,69 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
             }
         },
     };
+    // The open mode answers as the host: only to requests naming a loopback host, so a web
+    // page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot act as the host.
+    if caller == Caller::Open && !loopback_host(&req) {
+        return ApiError::MisdirectedHost(
+            "the open single-user mode answers requests for localhost, 127.0.0.1 or [::1] only \
+             (this one names another host: a web page may be trying to reach the judge through \
+             its own name)"
+                .into(),
+        )
+        .into_response();
+    }
     req.extensions_mut().insert(caller);
     next.run(req).await
+}
+
+/// Whether the host a request names (its `Host` header, and the authority of an absolute
+/// URI) is a loopback name or address: `localhost` or a name under `.localhost`, 127.0.0.0/8
+/// or `[::1]`, with any port. A request naming no host at all (HTTP/1.0) passes: browsers
+/// always send one.
+pub fn loopback_host(req: &Request) -> bool {
+    let header = match req.headers().get(HOST) {
+        None => None,
+        Some(v) => match v.to_str() {
+            Ok(v) => Some(v),
+            Err(_) => return false,
+        },
+    };
+    let authority = req.uri().authority().map(|a| a.as_str());
+    header
+        .into_iter()
+        .chain(authority)
+        .all(is_loopback_authority)
+}
+
+/// [`loopback_host`] for one `host[:port]`.
+fn is_loopback_authority(authority: &str) -> bool {
+    let authority = authority.trim();
+    let host = match authority.strip_prefix('[') {
+        Some(rest) => match rest.split_once(']') {
+            Some((v6, port)) if port.is_empty() || port.strip_prefix(':').is_some_and(is_port) => {
+                return v6
+                    .parse::<std::net::Ipv6Addr>()
+                    .is_ok_and(|a| a.is_loopback());
+            }
+            _ => return false,
+        },
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) if is_port(port) => host,
+            Some(_) => return false,
+            None => authority,
+        },
+    };
+    let host = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    host.parse::<std::net::Ipv4Addr>()
+        .is_ok_and(|a| a.is_loopback())
+}
+
+/// 1 to 5 digits.
+fn is_port(p: &str) -> bool {
+    (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Turns an access decision into a result: 401, 403, or 404 with `not_found` as its message
@@ -190,6 +253,51 @@ mod tests {
             .header(AUTHORIZATION, value)
             .body(axum::body::Body::empty())
             .unwrap()
+    }
+
+    #[test]
+    fn the_open_mode_answers_loopback_hosts_only() {
+        let with_host = |host: &str| {
+            Request::builder()
+                .header(HOST, host)
+                .body(axum::body::Body::empty())
+                .unwrap()
+        };
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.:80",
+            "judge.localhost:1",
+            "127.0.0.1",
+            "127.0.0.1:8080",
+            "127.9.8.7:65535",
+            "[::1]",
+            "[::1]:8080",
+        ] {
+            assert!(loopback_host(&with_host(host)), "{host}");
+        }
+        for host in [
+            "rebind.attacker.example",
+            "rebind.attacker.example:8080",
+            "localhost.attacker.example",
+            "10.0.0.1:8080",
+            "0.0.0.0:8080",
+            "[::2]:8080",
+            "[::1]:80x",
+            "::1",
+            "127.0.0.1:",
+            "",
+        ] {
+            assert!(!loopback_host(&with_host(host)), "{host}");
+        }
+        let none = Request::builder().body(axum::body::Body::empty()).unwrap();
+        assert!(loopback_host(&none));
+        let absolute = Request::builder()
+            .uri("http://rebind.attacker.example/api/submissions")
+            .header(HOST, "127.0.0.1")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        assert!(!loopback_host(&absolute));
     }
 
     #[test]

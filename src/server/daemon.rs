@@ -206,7 +206,10 @@ impl Daemon {
                 descriptors,
                 workers + run_slots,
             ),
+            per_address: config.server.max_connections_per_address,
+            per_network: config.server.max_connections_per_network,
             header_timeout: Duration::from_millis(config.server.header_timeout_ms.max(1)),
+            busy_header_timeout: Duration::from_millis(config.server.busy_header_timeout_ms.max(1)),
             write_timeout: Duration::from_millis(config.server.write_timeout_ms.max(1)),
         };
         let server = tokio::spawn(listener::serve(listener, app, limits, stop_rx));

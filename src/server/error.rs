@@ -69,6 +69,9 @@ pub enum ApiError {
     /// `not_a_participant`...).
     #[error("{}", .0.message())]
     Contest(crate::accounts::access::ContestRefusal),
+    /// The open mode refuses a request naming a host that is not loopback (DNS rebinding).
+    #[error("{0}")]
+    MisdirectedHost(String),
     /// Too many attempts; retry after the given seconds.
     #[error("{message}; retry in {retry_after_secs} s")]
     RateLimited {
@@ -108,6 +111,7 @@ impl ApiError {
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
             ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
+            ApiError::MisdirectedHost(_) => (StatusCode::MISDIRECTED_REQUEST, "host_not_allowed"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),

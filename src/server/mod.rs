@@ -42,7 +42,8 @@ pub mod state;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::Method;
+use axum::http::header::CACHE_CONTROL;
+use axum::http::{HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
@@ -155,7 +156,23 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
             state.clone(),
             api_metrics::count_requests,
         ))
+        .layer(middleware::from_fn(no_store_by_default))
         .with_state(state)
+}
+
+/// `Cache-Control: no-store` on every answer whose handler did not choose its own caching:
+/// nearly every page and API answer depends on who asks (a submission's source, the admin
+/// page showing a new user's password once, a contestant's own list), and one kept in a
+/// browser's or a proxy's cache outlives the session that asked for it. The handlers that
+/// choose are the static assets (`public, max-age=3600`) and the scoreboard's public board
+/// (`private, no-cache`, revalidated by its `ETag`); the jury's board is `no-store` too.
+async fn no_store_by_default(req: Request, next: Next) -> Response {
+    let mut response = next.run(req).await;
+    response
+        .headers_mut()
+        .entry(CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
 }
 
 /// The custom-run line applies to `POST /api/runs` alone; it sits outside the body reader so

@@ -27,29 +27,36 @@ pub struct ErrorDetail {
     pub message: String,
 }
 
-/// The body of `GET /api/health` (documentation of the JSON the handler builds).
+/// The body of `GET /api/health` (documentation of the JSON the handler builds). Everyone
+/// reads `ok` and `version`; the other fields are the host's (the open mode's caller, an
+/// admin, or the `[metrics] token`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
     /// Whether the database answers.
     pub ok: bool,
-    /// Submissions waiting (`null` when the database does not answer).
+    /// Submissions waiting (`null` when the database does not answer). The host's.
+    #[schema(required = false)]
     pub queue_depth: Option<u64>,
-    /// Judging workers.
+    /// Judging workers. The host's.
+    #[schema(required = false)]
     pub workers: u64,
-    /// What the sandbox can use on this host.
-    #[schema(value_type = Object)]
+    /// What the sandbox can use on this host. The host's.
+    #[schema(value_type = Object, required = false)]
     pub sandbox: serde_json::Value,
-    /// This node's name (`--node`, `[node] name`, else the host's name).
+    /// This node's name (`--node`, `[node] name`, else the host's name). The host's.
+    #[schema(required = false)]
     pub node: String,
     /// The sudojudge version this node runs.
     pub version: String,
     /// Per problem id, the hash of the package data this node judges with (limits, checker
-    /// kind, tests): nodes sharing a database must show the same.
+    /// kind, tests): nodes sharing a database must show the same. The host's.
+    #[schema(required = false)]
     pub data_hashes: std::collections::BTreeMap<String, String>,
     /// Present when the database does not answer.
     #[schema(nullable = false)]
     pub error: Option<ErrorDetail>,
-    /// The nodes on the database (empty when it does not answer).
+    /// The nodes on the database (empty when it does not answer). The host's.
+    #[schema(required = false)]
     pub nodes: Vec<NodeSummary>,
 }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use tokio::sync::{Notify, Semaphore};
 
+use crate::accounts::checks::{self, PasswordChecks};
 use crate::config::{Config, Feedback};
 use crate::judge::CustomRun;
 use crate::languages::LanguageTable;
@@ -51,6 +52,9 @@ pub struct AppState {
     pub request_timeout: Duration,
     /// Accounts settings and the login and run rate limits.
     pub auth: Arc<super::auth::Auth>,
+    /// The hashing threads of logins' password checks and their line (`[accounts]
+    /// password_threads`, `password_waiting_per_thread`).
+    pub passwords: Arc<PasswordChecks>,
     /// The session and visitor cookies' settings (web pages).
     pub cookies: super::session::CookiePolicy,
     /// The configured languages with their names and extensions (web pages' submit form).
@@ -83,6 +87,7 @@ impl AppState {
         let run_line_size = slots.saturating_mul(1 + config.run.waiting_per_slot);
         let millis = |ms: u64| Duration::from_millis(ms.max(1));
         let node = NodeIdentity::name_of(config);
+        let hashing = checks::thread_count(config.accounts.password_threads);
         AppState {
             store,
             problems,
@@ -101,6 +106,10 @@ impl AppState {
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
             auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
+            passwords: Arc::new(PasswordChecks::new(
+                hashing,
+                hashing.saturating_mul(config.accounts.password_waiting_per_thread),
+            )),
             cookies: super::session::CookiePolicy {
                 secure: config.accounts.secure_cookies,
                 session_ttl: Duration::from_secs(

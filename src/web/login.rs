@@ -2,8 +2,8 @@
 
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::http::header::SET_COOKIE;
-use axum::http::StatusCode;
+use axum::http::header::{RETRY_AFTER, SET_COOKIE};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
@@ -74,12 +74,20 @@ pub async fn submit(
             r
         }
         Err(e) => {
+            let retry_after = match &e {
+                ApiError::RateLimited {
+                    retry_after_secs, ..
+                } => Some(*retry_after_secs),
+                ApiError::Busy { retry_after_s, .. } => Some(*retry_after_s),
+                _ => None,
+            };
             let (status, message) = match e {
                 ApiError::BadCredentials => (
                     StatusCode::UNAUTHORIZED,
                     "wrong name or password".to_string(),
                 ),
                 e @ ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
+                e @ ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
                 e => {
                     tracing::error!(error = %e, "sign-in failed");
                     (
@@ -88,7 +96,7 @@ pub async fn submit(
                     )
                 }
             };
-            render_with(
+            let mut r = render_with(
                 status,
                 &LoginPage {
                     nav,
@@ -96,7 +104,11 @@ pub async fn submit(
                     name: f.name,
                     error: Some(message),
                 },
-            )
+            );
+            if let Some(secs) = retry_after {
+                r.headers_mut().insert(RETRY_AFTER, HeaderValue::from(secs));
+            }
+            r
         }
     }
 }

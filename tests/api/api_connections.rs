@@ -67,7 +67,7 @@ async fn slow_clients_cannot_starve_the_daemon() {
     for _ in 0..SLOW_CLIENTS {
         let mut s = TcpStream::connect(&addr).await.expect("connect");
         let _ = s
-            .write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            .write_all(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             .await;
         slow.push(s);
     }
@@ -212,7 +212,7 @@ async fn slow_bodies_get_408_and_idle_connections_are_closed() {
 
     let mut slow = TcpStream::connect(&addr).await.unwrap();
     slow.write_all(
-        b"POST /api/submissions HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n\
+        b"POST /api/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n\
           content-length: 100\r\n\r\n{",
     )
     .await
@@ -246,7 +246,7 @@ async fn slow_bodies_get_408_and_idle_connections_are_closed() {
     assert!(took < Duration::from_secs(5), "408 after {took:?}");
 
     let mut idle = TcpStream::connect(&addr).await.unwrap();
-    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .await
         .unwrap();
     let started = Instant::now();
