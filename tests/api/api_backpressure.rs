@@ -27,11 +27,13 @@ fn rss_kib(pid: i32) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_custom_runs_gets_503_and_memory_stays_bounded() {
     const RUNS: usize = 400;
-    // Room for every client's connection: the line, not the connection cap, is under test.
+    // Room for every client's connection, all from 127.0.0.1: the line, not the connection
+    // cap nor one address's share of it (tests/api/api_connection_shares.rs), is under test.
     let (_dir, d) = start_fresh(
         0,
         1,
-        "[server]\nmax_connections = 1000\n[run]\nslots = 2\nwaiting_per_slot = 2\n",
+        "[server]\nmax_connections = 1000\nmax_connections_per_address = 0\n\
+         max_connections_per_network = 0\n[run]\nslots = 2\nwaiting_per_slot = 2\n",
     );
     let pid = d.pid();
     let c = client();
