@@ -10,6 +10,7 @@ mod package;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -229,6 +230,140 @@ fn a_students_symbolic_links_are_never_followed() {
             assert!(!text.contains(leak), "{leak} in the {what}: {text}");
         }
     }
+    let leftovers = slot_processes();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+}
+
+/// A FIFO, a character device (1:3, as `/dev/null`), a socket and a FIFO in a student's
+/// folder, made here in the temporary folder.
+fn special_files(class: &Path) {
+    let c = |p: PathBuf| std::ffi::CString::new(p.into_os_string().into_vec()).unwrap();
+    let fifo = c(class.join("pipe.c"));
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o666) }, 0);
+    let null = c(class.join("null.c"));
+    let dev = libc::makedev(1, 3);
+    assert_eq!(
+        unsafe { libc::mknod(null.as_ptr(), libc::S_IFCHR | 0o666, dev) },
+        0,
+        "mknod: {}",
+        std::io::Error::last_os_error()
+    );
+    drop(std::os::unix::net::UnixListener::bind(class.join("sock.c")).unwrap());
+    std::fs::create_dir(class.join("pat")).unwrap();
+    let inner = c(class.join("pat/main.py"));
+    assert_eq!(unsafe { libc::mkfifo(inner.as_ptr(), 0o666) }, 0);
+    std::os::unix::fs::symlink(class.join("pipe.c"), class.join("piped.c")).unwrap();
+}
+
+/// The processes that hold `path` open.
+fn holders(path: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for proc in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(fds) = std::fs::read_dir(proc.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            if std::fs::read_link(fd.path()).is_ok_and(|t| t == path) {
+                found.push(proc.file_name().to_string_lossy().into_owned());
+            }
+        }
+    }
+    found
+}
+
+/// Finding 9 of issue 22: special files never hang the run. A FIFO, a device node and a
+/// socket the test makes (never the host's kernel log), and a regular file of procfs (a
+/// bind mount of `/proc/version` over a student's file, in a mount namespace of the grade's
+/// own, which `stat` calls a regular file of length 0 as it does `/proc/kmsg`): each gets a
+/// `-` row saying why, the run ends promptly, and nothing holds the FIFO afterwards.
+#[test]
+fn special_files_and_kernel_files_are_refused_promptly() {
+    use std::os::unix::process::CommandExt;
+    let _slots = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let config = package(dir.path());
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    special_files(&class);
+    std::fs::write(class.join("version.c"), "").unwrap();
+    let target =
+        std::ffi::CString::new(class.join("version.c").into_os_string().into_vec()).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sudojudge"));
+    // SAFETY: only system calls between fork and exec, on strings made before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            let fail = || Err(std::io::Error::last_os_error());
+            if libc::unshare(libc::CLONE_NEWNS) != 0 {
+                return fail();
+            }
+            let root = c"/".as_ptr();
+            let none = std::ptr::null();
+            if libc::mount(
+                none,
+                root,
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            {
+                return fail();
+            }
+            let proc_file = c"/proc/version".as_ptr();
+            if libc::mount(
+                proc_file,
+                target.as_ptr(),
+                none,
+                libc::MS_BIND,
+                std::ptr::null(),
+            ) != 0
+            {
+                return fail();
+            }
+            Ok(())
+        });
+    }
+    let started = std::time::Instant::now();
+    let args = [
+        OsStr::new("binary-sudoku"),
+        OsStr::new("--json"),
+        class.as_os_str(),
+    ];
+    let out = grade_within(&config, &args, 20, command);
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
+    );
+    ok(&out);
+    let rows = rows_by_student(&json_of(&out));
+    let expected = [
+        (
+            "null",
+            "not a regular file (a character device): not opened",
+        ),
+        ("pat", "not a regular file (a FIFO): not opened"),
+        ("pipe", "not a regular file (a FIFO): not opened"),
+        ("piped", LINK),
+        ("sock", "not a regular file (a socket): not opened"),
+        (
+            "version",
+            "a file of the kernel's proc file system, not read",
+        ),
+    ];
+    assert_eq!(rows.len(), expected.len(), "{rows:?}");
+    for (student, message) in expected {
+        let row = &rows[student];
+        assert!(row["verdict"].is_null(), "{student}: {row}");
+        assert_eq!(row["message"], message, "{student}: {row}");
+    }
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Linux version"));
+    assert_eq!(holders(&class.join("pipe.c")), Vec::<String>::new());
+    assert_eq!(holders(&class.join("pat/main.py")), Vec::<String>::new());
+    // The mount was the grade's own: here the file is still the empty one written above.
+    assert_eq!(
+        std::fs::read_to_string(class.join("version.c")).unwrap(),
+        ""
+    );
     let leftovers = slot_processes();
     assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
 }

@@ -7,8 +7,10 @@
 //!   `O_DIRECTORY | O_NOFOLLOW` and listed through that descriptor, so a folder swapped for a
 //!   link never lists the link's target;
 //! - only regular files are opened (a FIFO, device or socket is refused from its `lstat`,
-//!   never opened), the descriptor is checked again with `fstat`, and at most the size bound
-//!   plus one byte is read.
+//!   never opened); the open is `O_NONBLOCK`, the descriptor is checked again with `fstat`
+//!   (a FIFO swapped in after the listing is refused, not waited on) and `fstatfs` (a file on
+//!   a kernel file system, such as `/proc/kmsg`, which `stat` calls a regular file of length
+//!   0, is refused), and at most the size bound plus one byte is read.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
@@ -109,6 +111,9 @@ pub enum Refused {
     /// Not a regular file: never read.
     #[error("not a regular file ({}): not opened", .0.describe())]
     NotRegular(Kind),
+    /// A file of a kernel file system (procfs, sysfs, ...): never read.
+    #[error("a file of the kernel's {0} file system, not read")]
+    KernelFs(&'static str),
     /// Larger than the bound.
     #[error("file too large: {size} bytes (limit {} KiB)", .limit / 1024)]
     TooLarge {
@@ -120,6 +125,40 @@ pub enum Refused {
     /// The system refused (no permission, gone, ...).
     #[error("cannot read the file: {0}")]
     Io(std::io::Error),
+}
+
+/// Kernel file systems whose files are interfaces, not data: a read may block, drain a
+/// kernel buffer or have side effects (`linux/magic.h`).
+const KERNEL_FILE_SYSTEMS: [(u32, &str); 14] = [
+    (0x9fa0, "proc"),
+    (0x6265_6572, "sysfs"),
+    (0x6462_6720, "debugfs"),
+    (0x7472_6163, "tracefs"),
+    (0x7363_6673, "securityfs"),
+    (0x6265_6570, "configfs"),
+    (0x0027_e0eb, "cgroup"),
+    (0x6367_7270, "cgroup2"),
+    (0xde5e_81e4, "efivarfs"),
+    (0xcafe_4a11, "bpf"),
+    (0x6165_676c, "pstore"),
+    (0x6573_5543, "fusectl"),
+    (0x4249_4e4d, "binfmt_misc"),
+    (0x0000_1cd1, "devpts"),
+];
+
+/// The kernel file system `fd` is on, if it is one of [`KERNEL_FILE_SYSTEMS`].
+pub fn kernel_file_system(fd: &OwnedFd) -> std::io::Result<Option<&'static str>> {
+    // SAFETY: a zeroed statfs is a valid out-parameter; the descriptor is open.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstatfs(fd.as_raw_fd(), &mut st) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // `f_type` is a signed word of the platform's size; the magic numbers are 32 bits.
+    let magic = (st.f_type as u64 & 0xffff_ffff) as u32;
+    Ok(KERNEL_FILE_SYSTEMS
+        .iter()
+        .find(|(m, _)| *m == magic)
+        .map(|(_, name)| *name))
 }
 
 fn c_name(name: &OsStr) -> std::io::Result<CString> {
@@ -156,6 +195,9 @@ fn read_opened(fd: OwnedFd, max: u64) -> Result<Vec<u8>, Refused> {
     if stat.kind != Kind::File {
         return Err(Refused::NotRegular(stat.kind));
     }
+    if let Some(fs) = kernel_file_system(&fd).map_err(Refused::Io)? {
+        return Err(Refused::KernelFs(fs));
+    }
     if stat.size > max {
         return Err(Refused::TooLarge {
             size: stat.size,
@@ -176,7 +218,8 @@ fn read_opened(fd: OwnedFd, max: u64) -> Result<Vec<u8>, Refused> {
     Ok(bytes)
 }
 
-const OPEN_FILE: libc::c_int = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NOCTTY | libc::O_CLOEXEC;
+const OPEN_FILE: libc::c_int =
+    libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
 
 /// Reads the file at `path` given by the teacher: its last component is not followed when it
 /// is a link unless `follow` (the folders on the way are the teacher's), and only a regular
@@ -314,7 +357,7 @@ impl Dir {
     }
 
     /// Reads the regular file `name` of this folder: not a link (`O_NOFOLLOW`), not a
-    /// special file (`fstat`),
+    /// special file (`O_NONBLOCK`, then `fstat`), not on a kernel file system (`fstatfs`),
     /// at most `max` bytes.
     pub fn read_file(&self, name: &OsStr, max: u64) -> Result<Vec<u8>, Refused> {
         let c = c_name(name).map_err(Refused::Io)?;
@@ -334,6 +377,12 @@ impl Dir {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
+
+    fn mkfifo(path: &Path) {
+        let c = c_path(path).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
 
     #[test]
     fn links_are_listed_as_links_and_never_opened() {
@@ -369,6 +418,44 @@ mod tests {
         assert!(read_path(&d.join("link.c"), 1024, true).is_ok());
         // Listing twice through the same descriptor lists everything twice.
         assert_eq!(root.entries().unwrap().len(), 4);
+    }
+
+    #[test]
+    fn a_fifo_opened_anyway_is_refused_at_once() {
+        // What a FIFO swapped in after the listing meets: the open does not wait for a
+        // writer (O_NONBLOCK) and fstat refuses it.
+        let dir = tempfile::tempdir().unwrap();
+        mkfifo(&dir.path().join("pipe.c"));
+        let root = Dir::open(dir.path()).unwrap();
+        let started = Instant::now();
+        let refused = root.read_file(OsStr::new("pipe.c"), 1024);
+        assert!(
+            matches!(refused, Err(Refused::NotRegular(Kind::Fifo))),
+            "{refused:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(1));
+        assert!(matches!(
+            read_path(&dir.path().join("pipe.c"), 1024, true),
+            Err(Refused::NotRegular(Kind::Fifo))
+        ));
+    }
+
+    #[test]
+    fn kernel_file_systems_are_recognised_without_reading() {
+        // /proc/self/stat is a regular file by stat; reading it is harmless, but the check
+        // refuses it before any read, which is what protects /proc/kmsg.
+        let refused = read_path(Path::new("/proc/self/stat"), 1024, true);
+        assert!(
+            matches!(refused, Err(Refused::KernelFs("proc"))),
+            "{refused:?}"
+        );
+        let sys = Dir::open(Path::new("/sys")).unwrap();
+        assert_eq!(kernel_file_system(&sys.fd).unwrap(), Some("sysfs"));
+        let tmp = tempfile::tempdir().unwrap();
+        assert_eq!(
+            kernel_file_system(&Dir::open(tmp.path()).unwrap().fd).unwrap(),
+            None
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! - [`discover`]: folders to students (one file each, or one subfolder each, LMS exports
 //!   included); what cannot be judged says why.
 //! - [`files`]: reading a folder a student prepared: no link followed, only regular files
-//!   read, at most the size bound.
+//!   of ordinary file systems read, with a bounded non-blocking read.
 //! - [`class`]: judging the students on the sandbox slots in parallel, with the re-run cache
 //!   and a stop request.
 //! - [`row`]: one student's result; [`summary`]: counts per verdict, mean and median score.
