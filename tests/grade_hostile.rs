@@ -367,3 +367,125 @@ fn special_files_and_kernel_files_are_refused_promptly() {
     let leftovers = slot_processes();
     assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
 }
+
+/// Finding 10 of issue 22: names a student chose never act on the teacher's terminal or
+/// spreadsheet. Files named as formulas (`=HYPERLINK(...)`, `+`, `-`, `@`, a leading tab)
+/// and names with escape sequences, a bell, carriage returns and newlines (one clears the
+/// screen and prints a fake "ALL STUDENTS AC 100" line): the table and the progress lines
+/// show them escaped, each row on its line; the CSV cells are escaped and formula cells
+/// start with `'`; the JSON keeps the real names (JSON-escaped).
+#[test]
+fn hostile_names_are_escaped_on_the_terminal_and_neutralised_in_the_csv() {
+    let _slots = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let config = package(dir.path());
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    let copies = root().join("tests/fixtures/grade/copies");
+    let hyperlink = "=HYPERLINK(\"https:evil.example\",\"click\")";
+    let fake = "\x1b[2J\x1b[H\nALL STUDENTS AC 100\r\x07";
+    std::fs::copy(
+        copies.join("original.py"),
+        class.join(format!("{hyperlink}.py")),
+    )
+    .unwrap();
+    std::fs::copy(
+        copies.join("disguised.py"),
+        class.join(format!("{fake}.py")),
+    )
+    .unwrap();
+    for name in ["+1+1.c", "-2+3.c", "@SUM(A1).c", "\t+TAB.c"] {
+        std::fs::write(class.join(name), "").unwrap();
+    }
+    let folder = class.join("q\x1b[31mred");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a\x1b[5m.c"), "").unwrap();
+    std::fs::write(folder.join("b\n.py"), "").unwrap();
+
+    let csv_path = dir.path().join("out/grades.csv");
+    std::fs::create_dir_all(csv_path.parent().unwrap()).unwrap();
+    let args = ["binary-sudoku", "--similarity", "--csv"].map(OsStr::new);
+    let out = grade(
+        &config,
+        &[&args[..], &[csv_path.as_os_str(), class.as_os_str()]].concat(),
+    );
+    ok(&out);
+    let escaped_fake = "\\x1b[2J\\x1b[H\\nALL STUDENTS AC 100\\r\\x07";
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    for (what, text) in [("table", &stdout), ("progress", &stderr)] {
+        for c in ['\x1b', '\x07', '\r'] {
+            assert!(!text.contains(c), "{c:?} in the {what}: {text:?}");
+        }
+        assert!(
+            !text.lines().any(|l| l.starts_with("ALL STUDENTS")),
+            "{what}: {text}"
+        );
+        assert!(text.contains(escaped_fake), "{what}: {text}");
+    }
+    // One line per student: the header, 7 rows, then the blank line before the summary.
+    let table: Vec<&str> = stdout.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(table.len(), 8, "{stdout}");
+    assert!(
+        // (A row's message is one line: the newline is a space there.)
+        stdout.contains("2 sources (a\\x1b[5m.c, b .py): hand in one"),
+        "{stdout}"
+    );
+    let pair = stdout.lines().find(|l| l.contains('~')).unwrap();
+    assert!(
+        pair.contains(hyperlink) && pair.contains(escaped_fake),
+        "{stdout}"
+    );
+
+    let bytes = std::fs::read(&csv_path).unwrap();
+    assert!(
+        !bytes.contains(&0x1b) && !bytes.contains(&b'\r'),
+        "{bytes:?}"
+    );
+    let rows = read_csv(&csv_path);
+    let students: Vec<&str> = rows.keys().map(String::as_str).collect();
+    let quoted = format!("'{hyperlink}");
+    assert_eq!(
+        students,
+        [
+            "'+1+1",
+            "'+TAB",
+            "'-2+3",
+            quoted.as_str(),
+            "'@SUM(A1)",
+            escaped_fake,
+            "q\\x1b[31mred"
+        ]
+    );
+    assert_eq!(&rows["'+1+1"][9], "empty file");
+    assert!(
+        rows["q\\x1b[31mred"][1].ends_with("/class/q\\x1b[31mred"),
+        "{:?}",
+        rows["q\\x1b[31mred"]
+    );
+    let mut similarity = csv::Reader::from_path(dir.path().join("out/similarity.csv")).unwrap();
+    let pairs: Vec<csv::StringRecord> = similarity.records().map(Result::unwrap).collect();
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    let mut names = [pairs[0][0].to_string(), pairs[0][1].to_string()];
+    names.sort();
+    assert_eq!(names, [quoted.as_str(), escaped_fake]);
+
+    // The JSON keeps the real names, JSON-escaped.
+    let args = [
+        OsStr::new("binary-sudoku"),
+        OsStr::new("--json"),
+        class.as_os_str(),
+    ];
+    let out = grade(&config, &args);
+    ok(&out);
+    assert!(!out.stdout.contains(&0x1b));
+    let rows = rows_by_student(&json_of(&out));
+    assert!(
+        rows.contains_key(fake) && rows.contains_key(hyperlink),
+        "{rows:?}"
+    );
+    let leftovers = slot_processes();
+    assert!(leftovers.is_empty(), "left behind: {leftovers:?}");
+}

@@ -178,7 +178,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let on_row = {
         let progress = progress.clone();
         Arc::new(move |r: &Row| {
-            let line = format!("{}: {} {}", r.student, r.verdict_name(), r.score);
+            let student = sudojudge::grade::text::printable(&r.student);
+            let line = format!("{student}: {} {}", r.verdict_name(), r.score);
             progress.done(&line, r.verdict == Some(sudojudge::judge::Verdict::SE));
         })
     };

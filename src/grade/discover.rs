@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::languages::LanguageTable;
 
 use super::files::{self, Dir, Kind, Refused, Stat};
+use super::text::printable;
 
 /// One student found in a class folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +48,7 @@ pub enum Found {
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
     /// The path does not exist or its folder cannot be listed.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}: {source}", printable(&path.display().to_string()))]
     Read {
         /// The path.
         path: PathBuf,
