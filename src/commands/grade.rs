@@ -64,6 +64,9 @@ fn watch_ctrl_c(runtime: &tokio::runtime::Runtime, stop: Arc<AtomicBool>) {
     });
 }
 
+/// Largest `--base` file read.
+const BASE_MAX_BYTES: u64 = 16 << 20;
+
 fn read_base(
     languages: &LanguageTable,
     files: &[PathBuf],
@@ -76,8 +79,12 @@ fn read_base(
                 .with_context(|| format!("--base {}: unknown language", path.display()))?
                 .id
                 .clone();
-            let text = std::fs::read_to_string(path)
+            // The teacher's file (a link is followed), but still only a regular file of an
+            // ordinary file system, and bounded: a FIFO must not hang the run.
+            let bytes = sudojudge::grade::files::read_path(path, BASE_MAX_BYTES, true)
                 .with_context(|| format!("reading --base {}", path.display()))?;
+            let text = String::from_utf8(bytes)
+                .with_context(|| format!("reading --base {}: not UTF-8 text", path.display()))?;
             Ok((language, text))
         })
         .collect()
@@ -171,7 +178,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let on_row = {
         let progress = progress.clone();
         Arc::new(move |r: &Row| {
-            let line = format!("{}: {} {}", r.student, r.verdict_name(), r.score);
+            let student = sudojudge::grade::text::printable(&r.student);
+            let line = format!("{student}: {} {}", r.verdict_name(), r.score);
             progress.done(&line, r.verdict == Some(sudojudge::judge::Verdict::SE));
         })
     };

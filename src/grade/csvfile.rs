@@ -1,11 +1,14 @@
 //! The grade's CSV files (RFC 4180, by the `csv` crate): `grades.csv` with one row per
-//! student and `similarity.csv` beside it with one row per similar pair.
+//! student and `similarity.csv` beside it with one row per similar pair. Every text cell
+//! (names, paths, messages) goes through [`csv_text`]: control characters escaped, and a
+//! cell a spreadsheet would take for a formula made text.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::row::Row;
 use super::similarity::Pair;
+use super::text::csv_text;
 
 /// The header of the grades CSV.
 pub const GRADES_HEADER: [&str; 10] = [
@@ -57,16 +60,16 @@ pub fn grades_csv(rows: &[Row]) -> std::io::Result<Vec<u8>> {
         GRADES_HEADER,
         rows.iter().map(|r| {
             [
-                r.student.clone(),
-                r.file.clone(),
-                r.language.clone(),
+                csv_text(&r.student),
+                csv_text(&r.file),
+                csv_text(&r.language),
                 r.verdict_name().to_string(),
                 r.score.to_string(),
                 r.passed.to_string(),
                 r.total.to_string(),
                 r.time_ms.to_string(),
                 r.memory_kib.to_string(),
-                r.message.clone(),
+                csv_text(&r.message),
             ]
         }),
     )
@@ -93,8 +96,8 @@ pub fn similarity_csv(pairs: &[Pair]) -> std::io::Result<Vec<u8>> {
         SIMILARITY_HEADER,
         pairs.iter().map(|p| {
             [
-                p.student_a.clone(),
-                p.student_b.clone(),
+                csv_text(&p.student_a),
+                csv_text(&p.student_b),
                 format!("{:.1}", p.similarity),
                 ranges(&p.lines_a),
                 ranges(&p.lines_b),
@@ -116,7 +119,10 @@ mod tests {
     fn quotes_commas_and_newlines_and_reads_back() {
         let mut row = crate::grade::row::test_row("Smith, \"Al\"", None, 0);
         row.message = "a\nb".into();
-        let bytes = grades_csv(&[row]).unwrap();
+        let mut formula = crate::grade::row::test_row("=HYPERLINK(\"https:x\",\"y\")", None, 0);
+        formula.file = "@x\x1b[2J.c".into();
+        let bytes = grades_csv(&[row, formula]).unwrap();
+        assert!(!bytes.contains(&0x1b));
         let mut r = csv::Reader::from_reader(bytes.as_slice());
         assert_eq!(
             r.headers().unwrap(),
@@ -125,7 +131,14 @@ mod tests {
         let rec = r.records().next().unwrap().unwrap();
         assert_eq!(&rec[0], "Smith, \"Al\"");
         assert_eq!(&rec[3], "-");
-        assert_eq!(&rec[9], "a\nb");
+        assert_eq!(&rec[9], "a\\nb", "escaped, not a line break");
+        let rec = r.records().next().unwrap().unwrap();
+        assert_eq!(&rec[0], "'=HYPERLINK(\"https:x\",\"y\")");
+        assert_eq!(&rec[1], "'@x\\x1b[2J.c");
+        assert_eq!(
+            &rec[3], "-",
+            "the grade's own '-' is not a student's formula"
+        );
         assert_eq!(ranges(&[(1, 4), (7, 7)]), "1-4 7");
     }
 }

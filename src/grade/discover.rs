@@ -4,9 +4,15 @@
 //! first `_`). Anything that cannot be judged (no source, two sources, an unknown extension,
 //! an unreadable, binary or oversized file) is still a student, with a plain reason.
 
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use crate::languages::LanguageTable;
+
+use super::files::{self, Dir, Kind, Refused, Stat};
+use super::text::printable;
 
 /// One student found in a class folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +48,7 @@ pub enum Found {
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoverError {
     /// The path does not exist or its folder cannot be listed.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}: {source}", printable(&path.display().to_string()))]
     Read {
         /// The path.
         path: PathBuf,
@@ -71,23 +77,12 @@ fn unusable(name: String, path: PathBuf, language: String, reason: String) -> St
     }
 }
 
-fn listing(dir: &Path) -> Result<Vec<PathBuf>, std::io::Error> {
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        entries.push(entry?.path());
-    }
-    entries.sort();
-    Ok(entries)
+fn lossy(name: &OsStr) -> String {
+    name.to_string_lossy().into_owned()
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-fn hidden(path: &Path) -> bool {
-    file_name(path).starts_with('.')
+fn hidden(name: &OsStr) -> bool {
+    name.as_bytes().first() == Some(&b'.')
 }
 
 /// The student of a subfolder: its name up to the first `_`, trimmed (`Alice Smith_12345_...`
@@ -105,6 +100,33 @@ fn student_of_file(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// One entry of a folder, with its own `lstat`.
+struct Entry {
+    name: OsString,
+    stat: Stat,
+}
+
+/// The entries of `dir` that may be students' (not hidden, not the grade's own files).
+fn entries(dir: &Dir, skip: &[(u64, u64)]) -> std::io::Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for name in dir.entries()? {
+        if hidden(&name) {
+            continue;
+        }
+        let stat = match dir.stat(&name) {
+            Ok(stat) => stat,
+            // Gone since the listing: nobody's.
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => continue,
+            Err(e) => return Err(e),
+        };
+        if stat.kind == Kind::File && skip.contains(&stat.id) {
+            continue;
+        }
+        out.push(Entry { name, stat });
+    }
+    Ok(out)
+}
+
 impl DiscoverOptions {
     fn known_extensions(&self) -> String {
         let mut exts: Vec<String> = self
@@ -116,16 +138,40 @@ impl DiscoverOptions {
         exts.join(" ")
     }
 
-    fn skipped(&self, path: &Path) -> bool {
-        let canonical = path.canonicalize().ok();
+    /// Device and inode of the files never taken for a student (those that exist now).
+    fn skipped_ids(&self) -> Vec<(u64, u64)> {
         self.skip
             .iter()
-            .any(|s| s == path || (canonical.is_some() && s.canonicalize().ok() == canonical))
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| (m.dev(), m.ino()))
+            .collect()
     }
 
-    /// Reads one source file: known extension, a regular file, not too large, text.
-    fn source(&self, name: String, path: PathBuf) -> Student {
-        let Some(language) = self.languages.guess(&path).map(|l| l.id.clone()) else {
+    fn language(&self, path: &Path) -> Option<String> {
+        self.languages.guess(path).map(|l| l.id.clone())
+    }
+
+    /// The row of a file that was not read.
+    fn refused(&self, name: String, path: PathBuf, refused: Refused) -> Student {
+        let language = self.language(&path).unwrap_or_default();
+        unusable(name, path, language, refused.to_string())
+    }
+
+    /// One source file, from its `lstat` and a reader: a known extension, a regular file
+    /// (a link or a special file is never opened), not too large, text.
+    fn source(
+        &self,
+        name: String,
+        path: PathBuf,
+        stat: Stat,
+        read: impl FnOnce(u64) -> Result<Vec<u8>, Refused>,
+    ) -> Student {
+        match stat.kind {
+            Kind::File => {}
+            Kind::Link => return self.refused(name, path, Refused::Link),
+            other => return self.refused(name, path, Refused::NotRegular(other)),
+        }
+        let Some(language) = self.language(&path) else {
             let ext = path
                 .extension()
                 .map(|e| format!(".{}", e.to_string_lossy()))
@@ -136,32 +182,10 @@ impl DiscoverOptions {
             );
             return unusable(name, path, String::new(), reason);
         };
-        let meta = match std::fs::metadata(&path) {
-            Ok(meta) => meta,
-            Err(e) => return unusable(name, path, language, format!("cannot read the file: {e}")),
-        };
-        if !meta.is_file() {
-            return unusable(name, path, language, "not a regular file".into());
-        }
-        if meta.len() > self.max_source_bytes {
-            let reason = format!(
-                "file too large: {} bytes (limit {} KiB)",
-                meta.len(),
-                self.max_source_bytes / 1024
-            );
-            return unusable(name, path, language, reason);
-        }
-        let bytes = match read_at_most(&path, self.max_source_bytes) {
+        let bytes = match read(self.max_source_bytes) {
             Ok(bytes) => bytes,
-            Err(e) => return unusable(name, path, language, format!("cannot read the file: {e}")),
+            Err(refused) => return unusable(name, path, language, refused.to_string()),
         };
-        if bytes.len() as u64 > self.max_source_bytes {
-            let reason = format!(
-                "file too large (limit {} KiB)",
-                self.max_source_bytes / 1024
-            );
-            return unusable(name, path, language, reason);
-        }
         if bytes.trim_ascii().is_empty() {
             return unusable(name, path, language, "empty file".into());
         }
@@ -175,61 +199,64 @@ impl DiscoverOptions {
         }
     }
 
-    /// A student's subfolder: exactly one source expected at its top level.
-    fn folder(&self, dir: PathBuf) -> Student {
-        let name = student_of_folder(&file_name(&dir));
-        let entries = match listing(&dir) {
-            Ok(entries) => entries,
-            Err(e) => {
-                return unusable(
-                    name,
-                    dir,
-                    String::new(),
-                    format!("cannot read the folder: {e}"),
-                )
-            }
+    /// A student's subfolder `entry` of the class folder `class` (at `class_path`): exactly
+    /// one source expected at its top level. The subfolder is opened without following a
+    /// link and listed through its own descriptor.
+    fn folder(
+        &self,
+        class: &Dir,
+        class_path: &Path,
+        entry: &Entry,
+        skip: &[(u64, u64)],
+    ) -> Student {
+        let dir_path = class_path.join(&entry.name);
+        let name = student_of_folder(&lossy(&entry.name));
+        let cannot =
+            |reason: String| unusable(name.clone(), dir_path.clone(), String::new(), reason);
+        let dir = match class.open_dir(&entry.name) {
+            Ok(dir) => dir,
+            Err(Refused::Link) => return cannot(Refused::Link.to_string()),
+            Err(e) => return cannot(format!("cannot read the folder: {e}")),
         };
-        let files: Vec<PathBuf> = entries
-            .into_iter()
-            .filter(|p| !hidden(p) && !self.skipped(p))
-            .collect();
-        let sources: Vec<&PathBuf> = files
+        let files = match entries(&dir, skip) {
+            Ok(files) => files,
+            Err(e) => return cannot(format!("cannot read the folder: {e}")),
+        };
+        let source_at = |file: &Entry| {
+            self.source(name.clone(), dir_path.join(&file.name), file.stat, |max| {
+                dir.read_file(&file.name, max)
+            })
+        };
+        let sources: Vec<&Entry> = files
             .iter()
-            .filter(|p| self.languages.guess(p).is_some())
+            .filter(|e| self.languages.guess(Path::new(&e.name)).is_some())
             .collect();
+        let names = |list: &mut dyn Iterator<Item = &Entry>| {
+            list.map(|e| lossy(&e.name)).collect::<Vec<_>>().join(", ")
+        };
         match sources.as_slice() {
-            [one] => self.source(name, (*one).clone()),
-            [] => {
-                let reason = match files.as_slice() {
-                    [] => "no source: the folder is empty".to_string(),
-                    [only] if !only.is_dir() => return self.source(name, only.clone()),
-                    others => format!(
-                        "no source in the folder (found {}); known: {}",
-                        others
-                            .iter()
-                            .map(|p| file_name(p))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        self.known_extensions()
-                    ),
-                };
-                unusable(name, dir, String::new(), reason)
-            }
-            many => {
-                let reason = format!(
-                    "{} sources ({}): hand in one",
-                    many.len(),
-                    many.iter()
-                        .map(|p| file_name(p))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-                unusable(name, dir, String::new(), reason)
-            }
+            [one] => source_at(one),
+            [] => match files.as_slice() {
+                [] => cannot("no source: the folder is empty".to_string()),
+                [only] if only.stat.kind != Kind::Dir => source_at(only),
+                others => cannot(format!(
+                    "no source in the folder (found {}); known: {}",
+                    names(&mut others.iter()),
+                    self.known_extensions()
+                )),
+            },
+            many => cannot(format!(
+                "{} sources ({}): hand in one",
+                many.len(),
+                names(&mut many.iter().copied())
+            )),
         }
     }
 
-    /// The students of one PATH: a file is one student, a folder holds one per entry.
+    /// The students of one PATH: a file is one student, a folder holds one per entry. A
+    /// folder PATH is the teacher's and may be a link; everything under it is the
+    /// students', and no link there is followed. A file PATH is a student's file: a link
+    /// is not followed either.
     pub fn discover(&self, path: &Path) -> Result<Vec<Student>, DiscoverError> {
         let read = |source| DiscoverError::Read {
             path: path.to_path_buf(),
@@ -237,17 +264,31 @@ impl DiscoverOptions {
         };
         let meta = std::fs::metadata(path).map_err(read)?;
         if !meta.is_dir() {
-            return Ok(vec![self.source(student_of_file(path), path.to_path_buf())]);
+            let lstat = std::fs::symlink_metadata(path).map_err(read)?;
+            let stat = Stat::from_metadata(&lstat);
+            let student = self.source(student_of_file(path), path.to_path_buf(), stat, |max| {
+                files::read_path(path, max, false)
+            });
+            return Ok(vec![student]);
         }
+        let class = Dir::open(path).map_err(read)?;
+        let skip = self.skipped_ids();
         let mut students = Vec::new();
-        for entry in listing(path).map_err(read)? {
-            if hidden(&entry) || self.skipped(&entry) {
-                continue;
-            }
-            if entry.is_dir() {
-                students.push(self.folder(entry));
-            } else {
-                students.push(self.source(student_of_file(&entry), entry));
+        for entry in entries(&class, &skip).map_err(read)? {
+            let entry_path = path.join(&entry.name);
+            match entry.stat.kind {
+                Kind::Dir => students.push(self.folder(&class, path, &entry, &skip)),
+                Kind::Link if self.language(&entry_path).is_none() => {
+                    // A link to a file or to a folder: named as a folder would be.
+                    let name = student_of_folder(&lossy(&entry.name));
+                    students.push(self.refused(name, entry_path, Refused::Link));
+                }
+                _ => students.push(self.source(
+                    student_of_file(&entry_path),
+                    entry_path,
+                    entry.stat,
+                    |max| class.read_file(&entry.name, max),
+                )),
             }
         }
         Ok(students)
@@ -262,16 +303,6 @@ impl DiscoverOptions {
         students.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
         Ok(students)
     }
-}
-
-/// Reads up to `max + 1` bytes, so a file growing after its size was read is still caught.
-fn read_at_most(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max.saturating_add(1))
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -350,7 +381,60 @@ mod tests {
         assert!(reason(by("frank")).contains(".java"), "{:?}", by("frank"));
         assert!(reason(by("gina")).contains("binary"), "{:?}", by("gina"));
         assert!(reason(by("hal")).contains("too large"), "{:?}", by("hal"));
-        assert!(reason(by("ivy")).contains("cannot read"), "{:?}", by("ivy"));
+        assert!(
+            reason(by("ivy")).contains("symbolic link"),
+            "{:?}",
+            by("ivy")
+        );
+    }
+
+    #[test]
+    fn no_link_is_followed_under_a_class_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class");
+        std::fs::create_dir(&class).unwrap();
+        let secret = dir.path().join("secret");
+        std::fs::create_dir(&secret).unwrap();
+        std::fs::write(secret.join("answers-name.c"), "int main(){}").unwrap();
+        std::fs::write(class.join("alice.c"), "int main(){return 0;}").unwrap();
+        let link = |to: &Path, at: &str| std::os::unix::fs::symlink(to, class.join(at)).unwrap();
+        link(&class.join("alice.c"), "mallory.c");
+        link(&secret, "eve");
+        link(&secret, "Zed Q_1_assignsubmission_file_");
+        std::fs::create_dir(class.join("frank")).unwrap();
+        std::os::unix::fs::symlink(class.join("alice.c"), class.join("frank/main.c")).unwrap();
+        std::fs::create_dir(class.join("gus")).unwrap();
+        std::os::unix::fs::symlink(&secret, class.join("gus/sub")).unwrap();
+        std::fs::write(class.join("gus/notes.txt"), "x").unwrap();
+        let students = options()
+            .discover_all(std::slice::from_ref(&class))
+            .unwrap();
+        let names: Vec<&str> = students.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Zed Q", "alice", "eve", "frank", "gus", "mallory"]);
+        let by = |n: &str| students.iter().find(|s| s.name == n).unwrap();
+        assert!(matches!(&by("alice").found, Found::Source { .. }));
+        for n in ["Zed Q", "eve", "frank", "mallory"] {
+            assert!(reason(by(n)).contains("symbolic link"), "{:?}", by(n));
+        }
+        assert!(
+            matches!(&by("mallory").found, Found::Unusable { language, .. } if language == "c")
+        );
+        // A link in a student's folder is named by its own name, never its target's.
+        assert!(
+            reason(by("gus")).contains("notes.txt, sub"),
+            "{:?}",
+            by("gus")
+        );
+        for s in &students {
+            assert!(!reason(s).contains("answers-name"), "{s:?}");
+        }
+        // A file PATH that is a link is a student's file: not followed either.
+        let alone = options().discover(&class.join("mallory.c")).unwrap();
+        assert!(reason(&alone[0]).contains("symbolic link"), "{alone:?}");
+        // A folder PATH is the teacher's: a link to it is followed.
+        let via = dir.path().join("via");
+        std::os::unix::fs::symlink(&class, &via).unwrap();
+        assert_eq!(options().discover_all(&[via]).unwrap().len(), 6);
     }
 
     #[test]

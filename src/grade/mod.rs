@@ -3,6 +3,10 @@
 //!
 //! - [`discover`]: folders to students (one file each, or one subfolder each, LMS exports
 //!   included); what cannot be judged says why.
+//! - [`files`]: reading a folder a student prepared: no link followed, only regular files
+//!   of ordinary file systems read, with a bounded non-blocking read.
+//! - [`text`]: students' names shown safely: control characters escaped, CSV formula cells
+//!   neutralised.
 //! - [`class`]: judging the students on the sandbox slots in parallel, with the re-run cache
 //!   and a stop request.
 //! - [`row`]: one student's result; [`summary`]: counts per verdict, mean and median score.
@@ -15,10 +19,12 @@ pub mod cache;
 pub mod class;
 pub mod csvfile;
 pub mod discover;
+pub mod files;
 pub mod row;
 pub mod similarity;
 pub mod summary;
 pub mod table;
+pub mod text;
 
 use serde::Serialize;
 

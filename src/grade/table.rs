@@ -1,5 +1,7 @@
 //! The grade as people read it: one line per student sorted by student, the summary, and
-//! the similar pairs.
+//! the similar pairs. What a student chose (names, paths, messages quoting file names) is
+//! shown through [`printable`]: a name cannot move the cursor, clear the screen or start a
+//! line of its own.
 
 use std::fmt::Write;
 
@@ -7,8 +9,9 @@ use super::csvfile::ranges;
 use super::row::Row;
 use super::similarity::Pair;
 use super::summary::Summary;
+use super::text::printable;
 
-fn width<'a>(header: &str, cells: impl Iterator<Item = &'a str>) -> usize {
+fn width(header: &str, cells: impl Iterator<Item = String>) -> usize {
     cells
         .map(|c| c.chars().count())
         .max()
@@ -19,8 +22,11 @@ fn width<'a>(header: &str, cells: impl Iterator<Item = &'a str>) -> usize {
 /// The table of rows and the summary.
 pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
     let mut out = String::new();
-    let ws = width("student", rows.iter().map(|r| r.student.as_str()));
-    let wf = width("file", rows.iter().map(|r| r.file.as_str()));
+    let ws = width(
+        "student",
+        rows.iter().map(|r| printable(&r.student).into_owned()),
+    );
+    let wf = width("file", rows.iter().map(|r| printable(&r.file).into_owned()));
     let _ = writeln!(
         out,
         "{:<ws$}  {:<wf$}  {:<8}  {:<7}  {:>5}  {:>7}  {:>7}  {:>9}  first failure / message",
@@ -35,19 +41,19 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
         let cached = if r.cached { "  (unchanged)" } else { "" };
         let line = format!(
             "{:<ws$}  {:<wf$}  {:<8}  {:<7}  {:>5}  {:>7}  {:>7}  {:>9}  {}{cached}",
-            r.student,
-            r.file,
+            printable(&r.student),
+            printable(&r.file),
             if r.language.is_empty() {
-                "-"
+                "-".into()
             } else {
-                &r.language
+                printable(&r.language)
             },
             r.verdict_name(),
             r.score,
             tests,
             r.time_ms,
             r.memory_kib,
-            r.message
+            printable(&r.message)
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }
@@ -88,11 +94,11 @@ pub fn render_pairs(pairs: &[Pair], threshold: f64, compared: usize) -> String {
             out,
             "{:>5.1}%  {} ({}) ~ {} ({})  [{}]  lines {} ~ {}",
             p.similarity,
-            p.student_a,
-            p.file_a,
-            p.student_b,
-            p.file_b,
-            p.language,
+            printable(&p.student_a),
+            printable(&p.file_a),
+            printable(&p.student_b),
+            printable(&p.file_b),
+            printable(&p.language),
             ranges(&p.lines_a),
             ranges(&p.lines_b)
         );

@@ -112,7 +112,7 @@ fn class(dir: &Path) -> BTreeMap<String, (&'static str, &'static str, &'static s
     std::fs::write(class.join("huge.c"), "x".repeat(10 << 20)).unwrap();
     expected.insert("huge".into(), ("-", "c", "too large"));
     std::os::unix::fs::symlink(dir.join("nowhere.c"), class.join("dangling.c")).unwrap();
-    expected.insert("dangling".into(), ("-", "c", "cannot read"));
+    expected.insert("dangling".into(), ("-", "c", "symbolic link"));
     std::fs::create_dir(class.join("notes")).unwrap();
     std::fs::write(class.join("notes/README.txt"), "my notes").unwrap();
     expected.insert("notes".into(), ("-", "", "unknown language"));
