@@ -194,3 +194,24 @@ async fn private_answers_are_never_stored_and_strangers_read_little_health() {
     let css = c.get(d.url("/static/style.css")).send().await.unwrap();
     assert_eq!(css.headers()[CACHE_CONTROL], "public, max-age=3600");
 }
+
+/// The public board stays revalidated by its ETag (`private, no-cache`); the jury's board,
+/// which shows what a freeze hides, is `no-store`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_jury_board_is_never_stored() {
+    let contest = web::fixed_contest("Spring", "icpc", 10, 120, "", &["sudoku"]);
+    let j = web::start_with_contests(0, 1, &[("spring", contest)]);
+    let c = client();
+    let alice = login(&c, &j.d.base, "alice", PW).await;
+    let boss = login(&c, &j.d.base, "boss", PW).await;
+    for (token, cache) in [(&alice, "private, no-cache"), (&boss, "no-store")] {
+        let r = c
+            .get(j.d.url("/api/contests/spring/scoreboard"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()[CACHE_CONTROL], cache);
+    }
+}
