@@ -9,6 +9,7 @@ mod fixtures;
 
 mod accounts_cli;
 mod cli_offline;
+mod compile_cache;
 mod grade_cli;
 mod judge_cli;
 mod standalone;
