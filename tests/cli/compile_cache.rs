@@ -282,3 +282,63 @@ fn an_unsafe_or_disabled_cache_is_not_used() {
     assert_ne!(first, second);
     assert!(s.entries().is_empty(), "{:?}", s.entries());
 }
+
+#[test]
+fn grade_and_judge_share_the_cache() {
+    let s = Setup::new();
+    let config = s.config("c", 512, "-O2");
+    let class = s.dir.path().join("class");
+    std::fs::create_dir(&class).unwrap();
+    for student in ["ann", "bob"] {
+        std::fs::write(
+            class.join(format!("{student}.stc")),
+            fixture(PROBLEM, "ac.c"),
+        )
+        .unwrap();
+    }
+    let grade = |force: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_sudojudge"));
+        c.current_dir(root())
+            .arg("--config")
+            .arg(&config)
+            .args(["grade", PROBLEM])
+            .arg(&class)
+            .args(["--json", "--jobs", "1"]);
+        if force {
+            c.arg("--force");
+        }
+        let v = report(c.output().unwrap());
+        let students = v["students"].as_array().unwrap().clone();
+        students
+            .iter()
+            .map(|s| {
+                let compile = &s["report"]["compile"];
+                assert_eq!(s["report"]["verdict"], "AC", "{s:#}");
+                (
+                    compile["cached"] == true,
+                    compile["log"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // The two students' files are the same bytes: one compile, then a hit.
+    let first = grade(false);
+    assert_eq!(
+        first.iter().filter(|(cached, _)| *cached).count(),
+        1,
+        "{first:?}"
+    );
+    assert_eq!(first[0].1, first[1].1, "one compiler run for both");
+    // A forced re-grade compiles nothing; a judge of the same source neither.
+    let again = grade(true);
+    assert!(
+        again
+            .iter()
+            .all(|(cached, log)| *cached && *log == first[0].1),
+        "{again:?}"
+    );
+    let source = class.join("ann.stc");
+    let (cached, stamp) = judge(&config, &source);
+    assert!(cached);
+    assert!(first[0].1.contains(&stamp));
+}
