@@ -76,6 +76,7 @@ pub struct CompileCache {
     bound: u64,
     watch: Vec<PathBuf>,
     mounts: Vec<PathBuf>,
+    box_settings: String,
 }
 
 impl CompileCache {
@@ -89,6 +90,11 @@ impl CompileCache {
         let mut cache = CompileCache::at(&c.cache_dir, c.cache_mb.saturating_mul(1 << 20))?;
         cache.watch = c.cache_watch.clone();
         cache.mounts = config.sandbox.mounts.clone();
+        let s = &config.sandbox;
+        cache.box_settings = format!(
+            "tmp {} box {} inodes {}",
+            s.tmp_size_mb, s.box_tmpfs_mb, s.box_inodes
+        );
         Ok(Some(cache))
     }
 
@@ -143,6 +149,7 @@ impl CompileCache {
             bound,
             watch: Vec::new(),
             mounts: Vec::new(),
+            box_settings: String::new(),
         })
     }
 
@@ -165,6 +172,7 @@ impl CompileCache {
             argv,
             limits,
             mounts: &self.mounts,
+            box_settings: &self.box_settings,
         };
         key::key_of(&parts, &self.watch, source)
     }

@@ -3,7 +3,8 @@
 //! A key is the SHA-256 of, each length-prefixed: the format version; the compile command
 //! as run (after `{toolchain}` and `{binary}` are substituted, so a Rust sysroot's path is
 //! in it), the source's file name, the artifacts, the environment; the compile limits and
-//! the sandbox's mounts (what the compiler may read); the compiler's identity (its resolved
+//! the sandbox's mounts (what the compiler may read) and box sizes (what it may write); the
+//! compiler's identity (its resolved
 //! path, device, inode, size, modification and change times, and what `--version` prints);
 //! the size and times of every `[compile] cache_watch` file; and the source's own SHA-256.
 //! Anything of these that changes (a toolchain update, a new flag, another limit) is another
@@ -43,6 +44,8 @@ pub struct KeyParts<'a> {
     pub limits: &'a CompileConfig,
     /// The host folders mounted in the box.
     pub mounts: &'a [PathBuf],
+    /// The sizes of the box's file systems (`/tmp`, `/box`) and their inode bounds.
+    pub box_settings: &'a str,
 }
 
 /// A file's identity on disk: a replaced or rewritten file has another one.
@@ -173,6 +176,7 @@ pub fn key_of(parts: &KeyParts<'_>, watch: &[PathBuf], source: &[u8]) -> Option<
     for mount in parts.mounts {
         h.text(&mount.display().to_string());
     }
+    h.text(parts.box_settings);
     h.text(&compiler);
     h.text(&watch_identity(watch));
     h.field(&Sha256::digest(source));
@@ -209,6 +213,7 @@ mod tests {
                 argv,
                 limits,
                 mounts: &mounts,
+                box_settings: "tmp 64",
             };
             key_of(&parts, &watch, source)
         };
