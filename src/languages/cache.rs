@@ -158,6 +158,17 @@ impl CompileCache {
         &self.dir
     }
 
+    /// The bound, in bytes.
+    pub fn bound(&self) -> u64 {
+        self.bound
+    }
+
+    /// How many entries the folder holds and their bytes (`doctor` shows it).
+    pub fn usage(&self) -> std::io::Result<(usize, u64)> {
+        let found = evict::entries(&self.dir)?;
+        Ok((found.len(), found.iter().map(|(_, size, _)| size).sum()))
+    }
+
     /// The key of a compile of `source` with `language` running `argv` under `limits`;
     /// `None` when it cannot be keyed (never cached).
     pub fn key(

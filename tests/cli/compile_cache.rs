@@ -342,3 +342,38 @@ fn grade_and_judge_share_the_cache() {
     assert!(cached);
     assert!(first[0].1.contains(&stamp));
 }
+
+#[test]
+fn doctor_shows_the_cache_its_use_and_a_refusal() {
+    let s = Setup::new();
+    let config = s.config("c", 512, "-O2");
+    let doctor = |config: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+            .current_dir(root())
+            .arg("--config")
+            .arg(config)
+            .arg("doctor")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ac = s.source("ac.c", &fixture(PROBLEM, "ac.c"));
+    judge(&config, &ac);
+    let text = doctor(&config);
+    let line = format!("compile cache: {}, 1 entries, ", s.cache().display());
+    assert!(
+        text.contains(&line) && text.contains(" of 512 MiB"),
+        "{text}"
+    );
+    assert!(doctor(&s.config("off", 0, "-O2")).contains("compile cache: off"));
+    std::fs::set_permissions(
+        s.cache(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let text = doctor(&config);
+    assert!(
+        text.contains("compile cache: REFUSED:") && text.contains("mode 777"),
+        "{text}"
+    );
+}
