@@ -352,6 +352,31 @@ pub struct CompileConfig {
     pub output_limit_kib: u64,
     /// Processes a compiler may run at once.
     pub max_processes: u32,
+    /// Bound of the compiled-program cache on disk, in MB (least recently used out); 0
+    /// turns the cache off. See [`crate::languages::cache`].
+    #[serde(default = "default_cache_mb")]
+    pub cache_mb: u64,
+    /// The cache's folder: created root-only (0700); one owned by another user or open to
+    /// others is refused (the judge then compiles every time and says why in its log).
+    #[serde(default = "default_cache_dir")]
+    pub cache_dir: PathBuf,
+    /// Files whose size or modification time joins every cache key (the host's package
+    /// database by default): what a compile links in besides its compiler (a static libc)
+    /// changes with them, so a package upgrade starts a fresh set of entries.
+    #[serde(default = "default_cache_watch")]
+    pub cache_watch: Vec<PathBuf>,
+}
+
+fn default_cache_mb() -> u64 {
+    512
+}
+
+fn default_cache_dir() -> PathBuf {
+    PathBuf::from("/var/cache/sudojudge/programs")
+}
+
+fn default_cache_watch() -> Vec<PathBuf> {
+    vec![PathBuf::from("/var/lib/dpkg/status")]
 }
 
 /// Sandbox settings.

@@ -3,7 +3,12 @@
 //! Built from the `[languages.*]` sections of the config. [`compile`] runs the compiler in a
 //! sandbox box with the `[compile]` limits and keeps the artifacts in a host temporary
 //! folder owned by the judge (never inside a box); [`Program::run_request`] then makes the
-//! [`RunRequest`] of each test.
+//! [`RunRequest`] of each test. [`compile_cached`] first looks in the compiled-program
+//! cache ([`cache`]) and stores what it compiles there.
+//!
+//! - [`cache`]: the compiled-program cache shared by every process of the host.
+
+pub mod cache;
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +16,8 @@ use crate::config::{CompileConfig, Config, LanguageConfig};
 use crate::sandbox::boxdir::BoxDirError;
 use crate::sandbox::rootfs::Devices;
 use crate::sandbox::{Limits, RunOptions, RunReport, RunRequest, RunStatus, Sandbox, SandboxError};
+
+use cache::{CacheUse, CompileCache, Lookup};
 
 /// The one message every entry point (CLI and HTTP) refuses a blank source with.
 pub const EMPTY_SOURCE: &str = "source is empty";
@@ -114,9 +121,15 @@ pub struct Program {
     dir: tempfile::TempDir,
     files: Vec<(String, PathBuf)>,
     log: String,
+    cache: CacheUse,
 }
 
 impl Program {
+    /// Whether the program came from the compile cache (no compiler ran) or was compiled.
+    pub fn cache_use(&self) -> CacheUse {
+        self.cache
+    }
+
     /// The language it was written in.
     pub fn language(&self) -> &Language {
         &self.language
@@ -244,6 +257,18 @@ pub fn compile(
     source: &[u8],
     limits: &CompileConfig,
 ) -> Result<Compiled, SandboxError> {
+    compile_cached(sandbox, language, source, limits, None)
+}
+
+/// [`compile`] through `cache`: a program compiled before with the same key is taken from it
+/// (no box, no compiler), and a successful compile is stored in it.
+pub fn compile_cached(
+    sandbox: &Sandbox,
+    language: &Language,
+    source: &[u8],
+    limits: &CompileConfig,
+    cache: Option<&CompileCache>,
+) -> Result<Compiled, SandboxError> {
     let dir = tempfile::Builder::new()
         .prefix(&crate::sandbox::boxdir::program_dir_prefix())
         .tempdir_in(sandbox.box_root())
@@ -256,18 +281,32 @@ pub fn compile(
             files: vec![(language.source.clone(), src_path)],
             dir,
             log: String::new(),
+            cache: CacheUse::Off,
         }));
     };
     let run_limits = compile_limits(limits);
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).map_err(host_io("mkdir", &out_dir))?;
+    let argv: Vec<String> = command.iter().map(|a| language.substitute(a)).collect();
+    let keyed = cache.and_then(|c| Some((c, c.key(language, &argv, limits, source)?)));
+    if let Some((cache, key)) = &keyed {
+        if let Lookup::Hit(restored) = cache.load(key, &language.artifacts, &out_dir) {
+            return Ok(Compiled::Program(Program {
+                language: language.clone(),
+                files: restored.files,
+                dir,
+                log: restored.log,
+                cache: CacheUse::Hit,
+            }));
+        }
+    }
     let collect: Vec<(String, PathBuf)> = language
         .artifacts
         .iter()
         .map(|a| (a.clone(), out_dir.join(a)))
         .collect();
     let request = RunRequest {
-        argv: command.iter().map(|a| language.substitute(a)).collect(),
+        argv,
         files: vec![(language.source.clone(), src_path)],
         stdin: None,
         env: language.env.clone(),
@@ -303,11 +342,19 @@ pub fn compile(
         ));
         return Ok(Compiled::Failed(CompileFailure { log, report }));
     }
+    let cache = match &keyed {
+        Some((cache, key)) => {
+            cache.store(key, &log, &collect);
+            CacheUse::Miss
+        }
+        None => CacheUse::Off,
+    };
     Ok(Compiled::Program(Program {
         language: language.clone(),
         files: collect,
         dir,
         log,
+        cache,
     }))
 }
 
@@ -360,6 +407,7 @@ mod tests {
             language: py,
             dir,
             log: String::new(),
+            cache: CacheUse::Off,
         };
         let limits = Limits {
             cpu_time_ms: 1000,

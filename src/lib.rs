@@ -16,7 +16,8 @@
 //! - [`solvers`]: pure reference solvers, no I/O. Every verdict rests on them.
 //! - [`checkers`]: one checker per problem kind, built on the solvers.
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
-//! - [`languages`]: the language table: compile and run commands per language.
+//! - [`languages`]: the language table: compile and run commands per language, and the
+//!   compiled-program cache every compile goes through.
 //! - [`judge`]: compile once, run every test, check, aggregate a verdict.
 //! - [`store`]: sqlx persistence on SQLite or PostgreSQL: submissions, test results, the
 //!   queue with leases, accounts, nodes, contests' runtime state (participations, the

@@ -143,6 +143,7 @@ async fn process<Q: Queue, E: Executor>(
             CompileInfo {
                 ok: false,
                 log: String::new(),
+                cached: false,
             },
             Some(format!("problem {problem:?} is not loaded on this judge")),
         ),

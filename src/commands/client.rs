@@ -150,6 +150,7 @@ fn to_report(s: &Submission) -> JudgeReport {
         compile: s.compile.unwrap_or(CompileInfo {
             ok: false,
             log: String::new(),
+            cached: false,
         }),
         tests: s.tests,
         message: s.message,

@@ -62,11 +62,29 @@ fn language_report(config: &Config, id: &str, language: &LanguageConfig) -> serd
     })
 }
 
+/// The compile cache as the judge would open it: its folder and use, off, or refused.
+fn cache_report(config: &Config) -> serde_json::Value {
+    match sudojudge::languages::cache::CompileCache::open(config) {
+        Ok(None) => json!({"off": true}),
+        Ok(Some(cache)) => {
+            let (entries, bytes) = cache.usage().unwrap_or((0, 0));
+            json!({
+                "dir": cache.dir().display().to_string(),
+                "entries": entries,
+                "bytes": bytes,
+                "bound_mb": cache.bound() >> 20,
+            })
+        }
+        Err(e) => json!({"refused": e.to_string()}),
+    }
+}
+
 /// Runs `sudojudge doctor`: exit 0 when fully isolated, 1 when something is missing.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = super::load_config(config)?;
     let caps = probe(&config.sandbox);
     let trial = trial_run(&config);
+    let cache = cache_report(&config);
     let ok = caps.isolated && trial.is_ok();
     let languages: serde_json::Map<String, serde_json::Value> = config
         .languages
@@ -80,6 +98,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             "languages": languages,
             "missing_languages": config.toolchains.missing,
             "capabilities": caps,
+            "compile_cache": cache,
             "trial_run": match &trial { Ok(m) => json!({"ok": true, "message": m}),
                                         Err(e) => json!({"ok": false, "message": e}) },
         });
@@ -121,6 +140,16 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         println!("seccomp: {}", yes(caps.seccomp));
         for m in &caps.missing_mounts {
             println!("configured mount missing on this host: {}", m.display());
+        }
+        match (&cache["dir"], &cache["refused"]) {
+            (serde_json::Value::String(dir), _) => println!(
+                "compile cache: {dir}, {} entries, {} of {} MiB",
+                cache["entries"],
+                cache["bytes"].as_u64().unwrap_or(0) >> 20,
+                cache["bound_mb"]
+            ),
+            (_, serde_json::Value::String(why)) => println!("compile cache: REFUSED: {why}"),
+            _ => println!("compile cache: off ([compile] cache_mb = 0)"),
         }
         match &trial {
             Ok(m) => println!("trial run of /bin/true in a box: {m}"),

@@ -90,6 +90,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let language = pick_language(&config, args.language.as_deref(), &args.source)?;
     let source = read_source(&args.source)?;
     let executor = SandboxExecutor::any(&config).context("setting up the sandbox")?;
+    if let Some(why) = executor.cache_refused() {
+        eprintln!("warning: {why}; compiling without the cache");
+    }
     let judge = Judge::new(Arc::new(executor), JudgeSettings::from_config(&config));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -29,9 +29,12 @@ pub fn slot_judges(
 ) -> anyhow::Result<Vec<Judge<SandboxExecutor>>> {
     let settings = JudgeSettings::from_config(config);
     (0..count)
-        .map(|_| {
+        .map(|slot| {
             let executor = SandboxExecutor::any(config)
                 .with_context(|| format!("setting up a sandbox slot{hint}"))?;
+            if let (0, Some(why)) = (slot, executor.cache_refused()) {
+                eprintln!("warning: {why}; compiling without the cache");
+            }
             Ok(Judge::new(Arc::new(executor), settings.clone()))
         })
         .collect()

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use sudojudge::judge::{run_limits, CompileInfo, RunResult};
-use sudojudge::languages::{compile, Compiled, LanguageTable};
+use sudojudge::languages::cache::{CacheUse, CompileCache};
+use sudojudge::languages::{compile_cached, Compiled, LanguageTable};
 use sudojudge::sandbox::Sandbox;
 
 /// Arguments of `sudojudge run`.
@@ -43,7 +44,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         std::fs::metadata(stdin).with_context(|| format!("reading {}", stdin.display()))?;
     }
     let sandbox = Sandbox::any(&config.sandbox).context("starting the sandbox")?;
-    let compiled = compile(&sandbox, language, &source, &config.compile)
+    // An unusable cache folder is not this command's business: it compiles.
+    let cache = CompileCache::open(&config).ok().flatten();
+    let compiled = compile_cached(&sandbox, language, &source, &config.compile, cache.as_ref())
         .context("compiling in the sandbox")?;
     let result = match compiled {
         Compiled::Failed(failure) => RunResult::compile_error(&failure.log),
@@ -54,6 +57,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             let compile = CompileInfo {
                 ok: true,
                 log: program.compile_log().to_string(),
+                cached: program.cache_use() == CacheUse::Hit,
             };
             RunResult::from_report(&report, compile)
         }

@@ -78,6 +78,7 @@ const PATH_KEYS: &[(&str, &str)] = &[
     ("problems", "dir"),
     ("contests", "dir"),
     ("contests", "clock_file"),
+    ("compile", "cache_dir"),
     ("sandbox", "box_root"),
     ("sandbox", "helper"),
     ("sandbox", "slot_locks"),

@@ -163,6 +163,7 @@ mod tests {
             CompileInfo {
                 ok: true,
                 log: String::new(),
+                cached: false,
             },
             None,
         ));

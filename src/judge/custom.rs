@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::Config;
 use crate::sandbox::{Limits, RunReport};
 
-use super::executor::{Compilation, Executor, ExecutorError};
+use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo};
 
 /// The result of one custom run (the `run --json` object of the design notes).
@@ -66,6 +66,7 @@ impl RunResult {
             CompileInfo {
                 ok: false,
                 log: truncate_log(log),
+                cached: false,
             },
             None,
         )
@@ -149,11 +150,19 @@ impl<E: Executor> RunnerPool<E> {
     fn run_on(&self, executor: &E, language: &str, source: &[u8], stdin: &[u8]) -> RunResult {
         let program = match executor.compile(language, source) {
             Err(ExecutorError(cause)) => return system_error(format!("compile: {cause}")),
-            Ok(Compilation::Failed { log }) => return RunResult::compile_error(&log),
-            Ok(Compilation::Ready { program, log }) => (program, truncate_log(&log)),
+            Ok(Compilation::Failed { log, .. }) => return RunResult::compile_error(&log),
+            Ok(Compilation::Ready {
+                program,
+                log,
+                cache,
+            }) => (program, truncate_log(&log), cache),
         };
-        let (program, log) = program;
-        let compile = CompileInfo { ok: true, log };
+        let (program, log, cache) = program;
+        let compile = CompileInfo {
+            ok: true,
+            log,
+            cached: cache == CacheUse::Hit,
+        };
         let mut file = match tempfile::NamedTempFile::new() {
             Ok(f) => f,
             Err(e) => return system_error(format!("cannot create the stdin file: {e}")),
@@ -176,6 +185,7 @@ fn system_error(cause: String) -> RunResult {
         CompileInfo {
             ok: false,
             log: String::new(),
+            cached: false,
         },
         Some(cause),
     )

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+pub use crate::languages::cache::CacheUse;
 use crate::sandbox::{Limits, RunReport};
 
 /// The executor failed: the judge's (or the host's) fault, reported as `SE` with this cause.
@@ -21,11 +22,15 @@ pub enum Compilation<P> {
         program: P,
         /// Compiler output (warnings).
         log: String,
+        /// Whether the program came from the compile cache.
+        cache: CacheUse,
     },
     /// The compiler refused the source (`CE`); `log` says why.
     Failed {
         /// Compiler output.
         log: String,
+        /// Whether the compile cache was looked in first (compile errors are not kept).
+        cache: CacheUse,
     },
 }
 

@@ -19,7 +19,7 @@ pub mod timed;
 pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
-pub use executor::{Compilation, Executor, ExecutorError};
+pub use executor::{CacheUse, Compilation, Executor, ExecutorError};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};

@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::problem::{CheckerKind, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
-use super::executor::{Compilation, Executor, ExecutorError};
+use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
 use super::verdict::Verdict;
 
@@ -144,6 +144,7 @@ impl<E: Executor> Judge<E> {
                     CompileInfo {
                         ok: false,
                         log: String::new(),
+                        cached: false,
                     },
                     Some(cause.clone()),
                 )
@@ -153,21 +154,27 @@ impl<E: Executor> Judge<E> {
         match joined {
             Err(e) => se(format!("compile task failed: {e}")),
             Ok(Err(e)) => se(format!("compile failed in the sandbox: {e}")),
-            Ok(Ok(Compilation::Failed { log })) => Compiled::Done(JudgeReport::without_tests(
+            Ok(Ok(Compilation::Failed { log, .. })) => Compiled::Done(JudgeReport::without_tests(
                 &problem.id,
                 language,
                 Verdict::CE,
                 CompileInfo {
                     ok: false,
                     log: truncate_log(&log),
+                    cached: false,
                 },
                 None,
             )),
-            Ok(Ok(Compilation::Ready { program, log })) => Compiled::Ready {
+            Ok(Ok(Compilation::Ready {
+                program,
+                log,
+                cache,
+            })) => Compiled::Ready {
                 program: Arc::new(program),
                 compile: CompileInfo {
                     ok: true,
                     log: truncate_log(&log),
+                    cached: cache == CacheUse::Hit,
                 },
             },
         }
@@ -276,6 +283,7 @@ impl<E: Executor> Judge<E> {
                         CompileInfo {
                             ok: true,
                             log: String::new(),
+                            cached: false,
                         },
                         Some("judging was interrupted".into()),
                     ),

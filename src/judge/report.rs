@@ -14,6 +14,10 @@ pub struct CompileInfo {
     pub ok: bool,
     /// The compiler's output (errors or warnings), truncated to [`MAX_COMPILE_LOG_BYTES`].
     pub log: String,
+    /// Set when the program came from the compile cache: no compiler ran, `log` is the one
+    /// of the compile that made it. Shown by `judge --json` and custom runs; not stored.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// One test's outcome.
@@ -172,6 +176,7 @@ mod tests {
             CompileInfo {
                 ok: true,
                 log: String::new(),
+                cached: false,
             },
             vec![TestResult {
                 name: "sample/1".into(),

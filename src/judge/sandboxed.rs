@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::config::{CompileConfig, Config};
+use crate::languages::cache::{CacheUse, CompileCache};
 use crate::languages::{self, LanguageTable, Program};
 use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
 
@@ -13,6 +14,8 @@ pub struct SandboxExecutor {
     sandbox: Sandbox,
     languages: LanguageTable,
     compile: CompileConfig,
+    cache: Option<CompileCache>,
+    cache_refused: Option<String>,
 }
 
 impl SandboxExecutor {
@@ -34,13 +37,35 @@ impl SandboxExecutor {
         ))
     }
 
-    /// The executor over an already made sandbox (benchmarks set its helper binary).
+    /// The executor over an already made sandbox (benchmarks set its helper binary), with
+    /// the compile cache `config` asks for. A cache folder that cannot be used is logged and
+    /// left alone: every compile then runs.
     pub fn with_sandbox(sandbox: Sandbox, config: &Config) -> SandboxExecutor {
+        let (cache, cache_refused) = match CompileCache::open(config) {
+            Ok(cache) => (cache, None),
+            Err(e) => {
+                tracing::warn!(error = %e, "the compile cache is off");
+                (None, Some(e.to_string()))
+            }
+        };
         SandboxExecutor {
             sandbox,
             languages: LanguageTable::from_config(config),
             compile: config.compile.clone(),
+            cache,
+            cache_refused,
         }
+    }
+
+    /// Why the configured compile cache is not used (its folder is unsafe or cannot be made),
+    /// for the commands without a log to say so.
+    pub fn cache_refused(&self) -> Option<&str> {
+        self.cache_refused.as_deref()
+    }
+
+    /// The compile cache this executor uses, if any.
+    pub fn cache(&self) -> Option<&CompileCache> {
+        self.cache.as_ref()
     }
 
     /// The slot's sandbox.
@@ -61,14 +86,21 @@ impl Executor for SandboxExecutor {
             .languages
             .get(language)
             .ok_or_else(|| ExecutorError(format!("unknown language {language:?}")))?;
-        match languages::compile(&self.sandbox, lang, source, &self.compile) {
+        let cache = self.cache.as_ref();
+        match languages::compile_cached(&self.sandbox, lang, source, &self.compile, cache) {
             Ok(languages::Compiled::Program(program)) => Ok(Compilation::Ready {
                 log: program.compile_log().to_string(),
+                cache: program.cache_use(),
                 program,
             }),
-            Ok(languages::Compiled::Failed(failure)) => {
-                Ok(Compilation::Failed { log: failure.log })
-            }
+            Ok(languages::Compiled::Failed(failure)) => Ok(Compilation::Failed {
+                log: failure.log,
+                cache: if cache.is_some() {
+                    CacheUse::Miss
+                } else {
+                    CacheUse::Off
+                },
+            }),
             Err(e) => Err(ExecutorError(e.to_string())),
         }
     }

@@ -38,11 +38,13 @@ impl Executor for Fake {
         match source {
             b"syntax error" => Ok(Compilation::Failed {
                 log: "main.c:1: error".into(),
+                cache: CacheUse::Off,
             }),
             b"broken sandbox" => Err(ExecutorError("cgroup vanished".into())),
             other => Ok(Compilation::Ready {
                 program: String::from_utf8_lossy(other).into_owned(),
                 log: String::new(),
+                cache: CacheUse::Off,
             }),
         }
     }

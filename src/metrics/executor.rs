@@ -1,9 +1,10 @@
 //! [`Counted`]: an [`Executor`] that counts every sandbox run it makes, and the runs that
-//! failed through the judge's fault, in a daemon's [`Metrics`].
+//! failed through the judge's fault, in a daemon's [`Metrics`]; and the compile cache's hits
+//! (a compile that ran no box) and misses.
 
 use std::path::Path;
 
-use crate::judge::{Compilation, Executor, ExecutorError};
+use crate::judge::{CacheUse, Compilation, Executor, ExecutorError};
 use crate::sandbox::{Limits, RunReport};
 
 use super::{Metrics, RunKind};
@@ -53,8 +54,17 @@ impl<E: Executor> Executor for Counted<E> {
         source: &[u8],
     ) -> Result<Compilation<Self::Program>, ExecutorError> {
         let result = self.inner.compile(language, source);
-        self.metrics
-            .sandbox_run(self.kind(RunKind::Compile), result.is_err());
+        let cache = match &result {
+            Ok(Compilation::Ready { cache, .. } | Compilation::Failed { cache, .. }) => *cache,
+            Err(_) => CacheUse::Off,
+        };
+        if cache != CacheUse::Off {
+            self.metrics.compile_cache(cache == CacheUse::Hit);
+        }
+        if cache != CacheUse::Hit {
+            self.metrics
+                .sandbox_run(self.kind(RunKind::Compile), result.is_err());
+        }
         result
     }
 

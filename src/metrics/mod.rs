@@ -13,6 +13,8 @@
 //! | `sudojudge_judge_duration_seconds` | histogram | `problem` | claim to stored result, per submission |
 //! | `sudojudge_sandbox_runs_total` | counter | `kind` | sandbox boxes run: `compile`, `test`, `custom` |
 //! | `sudojudge_sandbox_failures_total` | counter | `kind` | runs the sandbox failed on (the judge's fault, `SE`) |
+//! | `sudojudge_compile_cache_hits_total` | counter | | compiles answered by the compile cache (no box, no compiler) |
+//! | `sudojudge_compile_cache_misses_total` | counter | | compiles looked for in the cache and run (compile errors included) |
 //! | `sudojudge_queue_unclaimable` | gauge | | queued submissions no live judging node can claim (made against data no live node has; shared database only, read at each scrape) |
 //! | `sudojudge_node_heartbeat_age_seconds` | gauge | `node` | seconds since a node's workers last showed life: this node's own, and on a shared database every node's in the nodes table (read at each scrape) |
 //!
@@ -49,6 +51,10 @@ pub const JUDGE_DURATION: &str = "sudojudge_judge_duration_seconds";
 pub const SANDBOX_RUNS: &str = "sudojudge_sandbox_runs_total";
 /// Sandbox failures counter.
 pub const SANDBOX_FAILURES: &str = "sudojudge_sandbox_failures_total";
+/// Compile cache hits counter.
+pub const COMPILE_CACHE_HITS: &str = "sudojudge_compile_cache_hits_total";
+/// Compile cache misses counter.
+pub const COMPILE_CACHE_MISSES: &str = "sudojudge_compile_cache_misses_total";
 /// Heartbeat age gauge.
 pub const HEARTBEAT_AGE: &str = "sudojudge_node_heartbeat_age_seconds";
 /// HTTP requests counter.
@@ -143,6 +149,14 @@ impl Metrics {
                 SANDBOX_FAILURES,
                 "Sandbox runs that failed through the judge's fault (SE), by kind."
             );
+            metrics::describe_counter!(
+                COMPILE_CACHE_HITS,
+                "Compiles answered by the compile cache (no compiler ran)."
+            );
+            metrics::describe_counter!(
+                COMPILE_CACHE_MISSES,
+                "Compiles looked for in the compile cache and run."
+            );
             metrics::describe_gauge!(
                 HEARTBEAT_AGE,
                 metrics::Unit::Seconds,
@@ -191,6 +205,18 @@ impl Metrics {
             if failed {
                 metrics::counter!(SANDBOX_FAILURES, "kind" => kind.as_str()).increment(1);
             }
+        });
+    }
+
+    /// A compile looked in the compile cache: a hit (`true`) ran no compiler.
+    pub fn compile_cache(&self, hit: bool) {
+        self.with(|| {
+            let name = if hit {
+                COMPILE_CACHE_HITS
+            } else {
+                COMPILE_CACHE_MISSES
+            };
+            metrics::counter!(name).increment(1);
         });
     }
 

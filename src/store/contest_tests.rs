@@ -172,6 +172,7 @@ async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_bo
         CompileInfo {
             ok: true,
             log: String::new(),
+            cached: false,
         },
         Vec::new(),
         false,

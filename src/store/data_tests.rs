@@ -49,6 +49,7 @@ fn done() -> JudgeReport {
     let compile = CompileInfo {
         ok: true,
         log: String::new(),
+        cached: false,
     };
     JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false)
 }

@@ -22,6 +22,7 @@ fn report(verdict: Verdict) -> JudgeReport {
     let compile = CompileInfo {
         ok: true,
         log: String::new(),
+        cached: false,
     };
     let mut r = JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false);
     r.verdict = verdict;

@@ -233,6 +233,7 @@ pub(crate) fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError
         compile: row.compile_ok.map(|ok| CompileInfo {
             ok,
             log: row.compile_log.unwrap_or_default(),
+            cached: false,
         }),
         message: row.message,
         degraded: row.degraded,

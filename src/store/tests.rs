@@ -33,6 +33,7 @@ fn report(verdict: Verdict, tests: usize) -> JudgeReport {
         CompileInfo {
             ok: true,
             log: String::new(),
+            cached: false,
         },
         tests,
         false,

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::checkers::CheckOutcome;
-use crate::judge::{Compilation, ExecutorError, JudgeSettings};
+use crate::judge::{CacheUse, Compilation, ExecutorError, JudgeSettings};
 use crate::problem::{CheckerKind, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 use crate::store::{NewSubmission, SqliteStore, Status};
@@ -31,11 +31,15 @@ impl Executor for Echo {
             .map_err(|e| ExecutorError(e.to_string()))?
             .push(String::from_utf8_lossy(source).into_owned());
         Ok(if source == b"bad" {
-            Compilation::Failed { log: "no".into() }
+            Compilation::Failed {
+                log: "no".into(),
+                cache: CacheUse::Off,
+            }
         } else {
             Compilation::Ready {
                 program: source.to_vec(),
                 log: String::new(),
+                cache: CacheUse::Off,
             }
         })
     }

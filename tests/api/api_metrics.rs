@@ -98,7 +98,16 @@ fn count(s: &Scrape, name: &str, labels: &[(&str, &str)]) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn judged_submissions_move_the_metrics() {
-    let (_dir, d) = start_fresh(2, 1, "[node]\nname = \"metrics-node\"\n");
+    // A compile cache of its own: every compile of this daemon is a first one.
+    let cache = tempfile::tempdir().unwrap();
+    let (_dir, d) = start_fresh(
+        2,
+        1,
+        &format!(
+            "[node]\nname = \"metrics-node\"\n[compile]\ncache_dir = {:?}\ncache_watch = []\n",
+            cache.path().join("programs").display().to_string()
+        ),
+    );
     let c = client();
     let (before, _) = scrape(&c, &d).await;
     assert_eq!(
@@ -165,6 +174,13 @@ async fn judged_submissions_move_the_metrics() {
     // Sandbox runs: three compiles; AC ran every test (1 sample + 2 secret), WA at least one.
     let runs_of = |kind| count(&after, "sudojudge_sandbox_runs_total", &[("kind", kind)]);
     assert_eq!(runs_of("compile"), 3.0, "{text}");
+    let cache_count =
+        |s: &Scrape, which| count(s, &format!("sudojudge_compile_cache_{which}_total"), &[]);
+    assert_eq!(
+        (cache_count(&after, "hits"), cache_count(&after, "misses")),
+        (0.0, 3.0),
+        "{text}"
+    );
     assert!(runs_of("test") >= 4.0, "{text}");
     assert_eq!(runs_of("custom"), 0.0);
     assert_eq!(
@@ -229,6 +245,47 @@ async fn judged_submissions_move_the_metrics() {
             &[("route", "/metrics")]
         ),
         2.0
+    );
+
+    // The accepted source again: its program comes from the compile cache, no box compiles
+    // it; the compile error is compiled again (failures are not kept).
+    let ids = vec![
+        submit(
+            &c,
+            &d,
+            "binary-sudoku",
+            "c",
+            &fixture("binary-sudoku", "ac.c"),
+        )
+        .await,
+        submit(
+            &c,
+            &d,
+            "binary-sudoku",
+            "c",
+            &fixture("binary-sudoku", "ce.c"),
+        )
+        .await,
+    ];
+    let done = wait_done(&c, &d, &ids, Duration::from_secs(300)).await;
+    assert_eq!(
+        (done[0]["verdict"].as_str(), done[1]["verdict"].as_str()),
+        (Some("AC"), Some("CE"))
+    );
+    let (last, text) = scrape(&c, &d).await;
+    assert_eq!(
+        (cache_count(&last, "hits"), cache_count(&last, "misses")),
+        (1.0, 4.0),
+        "{text}"
+    );
+    assert_eq!(
+        count(
+            &last,
+            "sudojudge_sandbox_runs_total",
+            &[("kind", "compile")]
+        ),
+        4.0,
+        "{text}"
     );
 }
 

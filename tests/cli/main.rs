@@ -9,6 +9,7 @@ mod fixtures;
 
 mod accounts_cli;
 mod cli_offline;
+mod compile_cache;
 mod grade_cli;
 mod grade_hostile;
 mod judge_cli;

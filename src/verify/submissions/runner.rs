@@ -31,6 +31,7 @@ fn system_error(job: &Job, message: String) -> JudgeReport {
         CompileInfo {
             ok: false,
             log: String::new(),
+            cached: false,
         },
         Some(message),
     )

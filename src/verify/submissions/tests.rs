@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
-use crate::judge::{Compilation, Executor, ExecutorError, Judge, JudgeSettings, Verdict};
+use crate::judge::{CacheUse, Compilation, Executor, ExecutorError, Judge, JudgeSettings, Verdict};
 use crate::problem::{CheckerKind, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
@@ -38,11 +38,13 @@ impl Executor for Fake {
         if text == "syntax error" {
             return Ok(Compilation::Failed {
                 log: "main.c:1:1: error: expected ';'".into(),
+                cache: CacheUse::Off,
             });
         }
         Ok(Compilation::Ready {
             program: text,
             log: String::new(),
+            cache: CacheUse::Off,
         })
     }
 
