@@ -12,7 +12,7 @@
 //! are few and fixed, and their memory is reused, so the peak is about
 //! `threads x 19 MiB` whatever the clients do.
 //!
-//! A thread's buffer is mapped from the system directly ([`Mapped`]), not taken from malloc:
+//! A thread's buffer is mapped from the system directly (`Mapped`), not taken from malloc:
 //! glibc serves a 19 MiB block from the thread's arena once its mmap threshold has risen past
 //! that size, and keeps a freed block at the top of a thread arena resident (`malloc_trim`
 //! trims only the main arena's top), so a buffer freed after a flood stayed in the process.

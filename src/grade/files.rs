@@ -146,7 +146,7 @@ const KERNEL_FILE_SYSTEMS: [(u32, &str); 14] = [
     (0x0000_1cd1, "devpts"),
 ];
 
-/// The kernel file system `fd` is on, if it is one of [`KERNEL_FILE_SYSTEMS`].
+/// The kernel file system `fd` is on, if it is one of `KERNEL_FILE_SYSTEMS`.
 pub fn kernel_file_system(fd: &OwnedFd) -> std::io::Result<Option<&'static str>> {
     // SAFETY: a zeroed statfs is a valid out-parameter; the descriptor is open.
     let mut st: libc::statfs = unsafe { std::mem::zeroed() };
