@@ -205,6 +205,17 @@ fn a_problem_held_by_a_contest_is_refused_outside_it() {
         submit_outside(&alice, None, &[hold("club", true, true, false, true)]),
         Err("club")
     );
+    // Two timed contests holding it at once: each one's own route is open, the plain route
+    // and the practice contest are not.
+    let spring = hold("spring", true, true, false, true);
+    let three = [practice, spring, noip];
+    assert_eq!(submit_outside(&alice, Some("noip"), &three), Ok(()));
+    assert_eq!(submit_outside(&alice, Some("spring"), &three), Ok(()));
+    assert_eq!(
+        submit_outside(&alice, Some("practice"), &three),
+        Err("spring")
+    );
+    assert_eq!(submit_outside(&alice, None, &three), Err("practice"));
     // An open contest holds it only for those who take part in it.
     assert_eq!(
         submit_outside(&alice, None, &[hold("practice", false, true, false, true)]),

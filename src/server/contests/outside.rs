@@ -41,7 +41,8 @@ pub async fn check(
         let admitted = c.participants.admits(user.name.as_str());
         let timed = !matches!(c.timing, Timing::Open);
         let live = c.timing.opens().is_some_and(|o| now >= o) && !ended(c, now);
-        // Only an open contest asks whether the caller takes part (a read of the store).
+        // Only an open contest asks whether the caller takes part (a read of the store), and
+        // only for the plain route.
         let registered = !timed
             && admitted
             && target.is_none()
