@@ -1,0 +1,827 @@
+//! No contestant gets around a contest's rules (issue 22, findings 1-7), against the real
+//! daemon, its contest clock driven through `[contests] clock_file`: two contestants (alice,
+//! bob) and the jury (boss). One test per finding, each asserting the contained outcome:
+//!
+//! 1. a problem a contest holds is refused outside it (plain API, the problem page's form,
+//!    another contest), for its contestants only, while it runs;
+//! 2. one contestant's flood of plain submissions cannot keep another's contest submission
+//!    out of the queue, and the jury cancels the flood;
+//! 3. questions are bounded in length and rate, the jury's list is paged;
+//! 4. contestants see secret tests by number, never by file name;
+//! 5. no unfreeze before the freeze, and the page asks for confirmation;
+//! 6. the frozen board moves only when what it shows moves;
+//! 7. hidden problems are not listed nor told apart from made-up ones.
+
+use crate::fixtures::{contests, daemon, web};
+
+use contests::{at, code, start, Contest};
+use daemon::fixture;
+use serde_json::{json, Value};
+
+/// oi, fixed from T0 for 3 hours, anyone: sudoku.
+const NOIP: &str = r#"
+title = "NOIP"
+format = "oi"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "3h"
+[[problems]]
+label = "A"
+problem = "sudoku"
+"#;
+
+/// Practice: open, ioi, anyone, sharing sudoku with NOIP and target-sudoku with the club.
+const PRACTICE: &str = r#"
+title = "Practice"
+format = "ioi"
+[timing]
+kind = "open"
+[[problems]]
+label = "A"
+problem = "sudoku"
+[[problems]]
+label = "B"
+problem = "binary-sudoku"
+[[problems]]
+label = "C"
+problem = "target-sudoku"
+"#;
+
+/// ioi, a window of 3 days from T0 with 4-hour timers, alice only: target-sudoku.
+const CLUB: &str = r#"
+title = "Club"
+format = "ioi"
+participants = ["alice"]
+[timing]
+kind = "window"
+window_start = 2026-03-01T09:00:00Z
+window_end = 2026-03-04T09:00:00Z
+duration = "4h"
+[[problems]]
+label = "A"
+problem = "target-sudoku"
+"#;
+
+/// A plain submission (`POST /api/submissions`) as `token`: status and body.
+async fn plain(j: &Contest, token: &str, problem: &str, source: &str) -> (u16, Value) {
+    j.post(
+        "/api/submissions",
+        Some(token),
+        Some(json!({"problem": problem, "language": "c", "source": source})),
+    )
+    .await
+}
+
+/// The number of submissions stored (as the jury sees them).
+async fn stored(j: &Contest) -> usize {
+    let (s, all) = j.get("/api/submissions?limit=500", Some(&j.boss)).await;
+    assert_eq!(s, 200, "{all}");
+    all.as_array().unwrap().len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_1_a_problem_a_contest_holds_is_refused_outside_it_on_every_route() {
+    let j = start(
+        &[("noip", NOIP), ("practice", PRACTICE), ("club", CLUB)],
+        &at(-60),
+    )
+    .await;
+    let ce = fixture("sudoku", "ce.c");
+
+    // Before NOIP starts nothing is held: sudoku is public through the practice contest.
+    let (s, v) = plain(&j, &j.alice, "sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+    let before = stored(&j).await;
+
+    // NOIP runs: every contestant it admits (anyone) is held on sudoku, on every route.
+    j.set_clock(&at(10));
+    for token in [&j.alice, &j.bob] {
+        let (s, v) = plain(&j, token, "sudoku", &ce).await;
+        assert_eq!((s, code(&v)), (403, "in_contest"), "{v}");
+        assert_eq!(v["error"]["contest"], "noip", "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("\"noip\""),
+            "{v}"
+        );
+        // Through the open practice contest that shares it: held by NOIP too.
+        let (s, v, _) = j.submit("practice", token, "A", "c", &ce).await;
+        assert_eq!((s, code(&v)), (403, "in_contest"), "{v}");
+        assert_eq!(v["error"]["contest"], "noip", "{v}");
+    }
+    // The page's form: the reason instead of the form, and a form sent anyway is refused.
+    let alice_web = web::web_login(&j.d, "alice").await;
+    let page = alice_web
+        .get(j.d.url("/problems/sudoku"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("belongs to contest"), "{page}");
+    assert!(!page.contains("<textarea"), "no submit form: {page}");
+    let csrf = web::csrf_of(&page);
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf)
+        .text("language", "c")
+        .text("source", ce.clone());
+    let r = alice_web
+        .post(j.d.url("/problems/sudoku/submit"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403);
+    assert!(r.text().await.unwrap().contains("noip"));
+    // Through the contest itself: accepted. The jury is never held.
+    j.submit_ok("noip", &j.alice, "A", "c", &ce).await;
+    let (s, v) = plain(&j, &j.boss, "sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+    let (s, v, _) = j.submit("practice", &j.boss, "A", "c", &ce).await;
+    assert_eq!(s, 202, "{v}");
+
+    // A window contest holds its problem for the contestants it admits while the window is
+    // open, timer started or not (alice has not started hers); bob is not admitted.
+    let (s, v) = plain(&j, &j.alice, "target-sudoku", &ce).await;
+    assert_eq!((s, code(&v)), (403, "in_contest"), "{v}");
+    assert_eq!(v["error"]["contest"], "club");
+    let (s, v, _) = j.submit("practice", &j.alice, "C", "c", &ce).await;
+    assert_eq!((s, code(&v)), (403, "in_contest"), "{v}");
+    let (s, v) = plain(&j, &j.bob, "target-sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+
+    // An open contest holds its problems on the plain route for those who take part in it:
+    // bob submits binary-sudoku to practice, then cannot submit it plain; alice, who never
+    // took part in practice, can.
+    j.submit_ok("practice", &j.bob, "B", "c", &ce).await;
+    let (s, v) = plain(&j, &j.bob, "binary-sudoku", &ce).await;
+    assert_eq!((s, code(&v)), (403, "in_contest"), "{v}");
+    assert_eq!(v["error"]["contest"], "practice");
+    let (s, v) = plain(&j, &j.alice, "binary-sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+
+    // Only the accepted ones were stored: alice's noip one, the jury's two, bob's practice one,
+    // alice's plain binary-sudoku, bob's plain target-sudoku.
+    assert_eq!(stored(&j).await, before + 6);
+
+    // NOIP is over: sudoku is free again for alice (she never took part in practice).
+    j.set_clock(&at(3 * 60));
+    let (s, v) = plain(&j, &j.alice, "sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+    // The club's window ends: target-sudoku is free too.
+    j.set_clock(&at(3 * 24 * 60));
+    let (s, v) = plain(&j, &j.alice, "target-sudoku", &ce).await;
+    assert_eq!(s, 202, "{v}");
+    assert!(!j.d.log().contains(" ERROR "), "{}", j.d.log());
+}
+
+/// icpc, fixed from T0 for 5 hours, anyone, no rate: binary-sudoku.
+const SHORT: &str = r#"
+title = "Short"
+format = "icpc"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "binary-sudoku"
+"#;
+
+/// A program that sleeps a second per test: the queue fills faster than one worker drains it.
+const SLEEPER: &str = "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n";
+
+/// `n` plain submissions of sudoku-hard (in no contest) as `token`, eight at a time: the
+/// count of each status answered, and the `Retry-After` of every refusal.
+async fn flood(j: &Contest, token: &str, n: usize) -> std::collections::BTreeMap<u16, usize> {
+    let body = json!({"problem": "sudoku-hard", "language": "c", "source": SLEEPER});
+    let mut statuses = std::collections::BTreeMap::new();
+    let mut sent = 0;
+    while sent < n {
+        let batch: Vec<_> = (sent..n.min(sent + 8))
+            .map(|_| {
+                let request =
+                    j.c.post(j.d.url("/api/submissions"))
+                        .bearer_auth(token)
+                        .json(&body);
+                tokio::spawn(request.send())
+            })
+            .collect();
+        sent += batch.len();
+        for r in batch {
+            let r = r.await.unwrap().unwrap();
+            let status = r.status().as_u16();
+            if status != 202 {
+                assert!(
+                    daemon::retry_after(&r).is_some_and(|s| s > 0),
+                    "Retry-After on a {status}"
+                );
+                let v: Value = r.json().await.unwrap();
+                let expected = if status == 429 {
+                    "too_many_queued"
+                } else {
+                    "busy"
+                };
+                assert_eq!(code(&v), expected, "{v}");
+            }
+            *statuses.entry(status).or_default() += 1;
+        }
+    }
+    statuses
+}
+
+/// Queued submissions now (everyone's), from `/metrics` as the jury.
+async fn queued(j: &Contest) -> u64 {
+    let text =
+        j.c.get(j.d.url("/metrics"))
+            .bearer_auth(&j.boss)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+    text.lines()
+        .find(|l| l.starts_with("sudojudge_queue_depth") && l.contains("status=\"queued\""))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .map(|n| n as u64)
+        .unwrap_or_else(|| panic!("no queued depth in\n{text}"))
+}
+
+/// The ids and statuses of `token`'s submissions (newest first, all pages).
+async fn mine(j: &Contest, token: &str) -> Vec<(i64, String, Value)> {
+    let mut all = Vec::new();
+    let mut before = String::new();
+    loop {
+        let (s, page) = j
+            .get(&format!("/api/submissions?limit=500{before}"), Some(token))
+            .await;
+        assert_eq!(s, 200, "{page}");
+        let page = page.as_array().unwrap().clone();
+        for v in &page {
+            all.push((
+                v["id"].as_i64().unwrap(),
+                v["status"].as_str().unwrap().to_string(),
+                v["verdict"].clone(),
+            ));
+        }
+        match page.last() {
+            Some(last) if page.len() == 500 => before = format!("&before={}", last["id"]),
+            _ => return all,
+        }
+    }
+}
+
+/// After a flood of bob's, alice's contest submission is accepted and judged; the jury
+/// cancels bob's queue (`how`: through the API or the admin page's button) and none of the
+/// cancelled ones is ever judged.
+async fn the_flood_is_contained(j: &Contest, stored_at_most: usize, by_page: bool) {
+    let statuses = flood(j, &j.bob, 1_100).await;
+    let stored = statuses.get(&202).copied().unwrap_or(0);
+    // The worker takes one or two off the queue meanwhile, making room for as many more.
+    assert!(
+        (stored_at_most..=stored_at_most + 2).contains(&stored),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.values().sum::<usize>(), 1_100);
+
+    // Alice's contest submission goes in at once and is judged next (the fair claim).
+    let hers = j
+        .submit_ok(
+            "short",
+            &j.alice,
+            "A",
+            "c",
+            &fixture("binary-sudoku", "ac.c"),
+        )
+        .await;
+    let (done, _) = j.wait_done(hers).await;
+    assert_eq!(done["verdict"], "AC", "{done}");
+
+    // The jury cancels bob's queue.
+    let cancelled = if by_page {
+        let boss = web::web_login(&j.d, "boss").await;
+        let admin = boss.get(j.d.url("/admin")).send().await.unwrap();
+        let html = admin.text().await.unwrap();
+        assert!(html.contains("/admin/users/bob/cancel"), "{html}");
+        let r = boss
+            .post(j.d.url("/admin/users/bob/cancel"))
+            .form(&[("csrf", web::csrf_of(&html))])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let html = r.text().await.unwrap();
+        let at = html.find("cancelled ").expect("the notice") + "cancelled ".len();
+        html[at..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    } else {
+        // Only the jury may.
+        let (s, v) = j.post("/api/users/bob/cancel", Some(&j.alice), None).await;
+        assert_eq!((s, code(&v)), (403, "forbidden"), "{v}");
+        let (s, v) = j
+            .post("/api/users/nobody/cancel", Some(&j.boss), None)
+            .await;
+        assert_eq!(s, 404, "{v}");
+        let (s, v) = j.post("/api/users/bob/cancel", Some(&j.boss), None).await;
+        assert_eq!(s, 200, "{v}");
+        assert_eq!(v["user"], "bob");
+        v["cancelled"].as_u64().unwrap()
+    };
+    assert!(cancelled + 5 >= stored as u64, "{cancelled} of {stored}");
+    assert_eq!(queued(j).await, 0, "bob's queue is empty");
+
+    // Cancelled ones keep their record, final, and no worker takes them: after the one or
+    // two in flight finish, nothing of bob's is judged any more.
+    tokio::time::sleep(std::time::Duration::from_secs(4)).await;
+    let after = mine(j, &j.bob).await;
+    assert_eq!(after.len(), stored, "every record kept");
+    let count = |status: &str| after.iter().filter(|s| s.1 == status).count();
+    assert_eq!(count("cancelled") as u64, cancelled);
+    assert_eq!(count("queued") + count("compiling") + count("running"), 0);
+    assert!(after
+        .iter()
+        .filter(|s| s.1 == "cancelled")
+        .all(|s| s.2.is_null()));
+    let (some, _, _) = after.iter().find(|s| s.1 == "cancelled").unwrap();
+    let (s, v) = j
+        .post(
+            &format!("/api/submissions/{some}/rejudge"),
+            Some(&j.boss),
+            None,
+        )
+        .await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    // Bob may submit again: the bound counts what waits.
+    let (s, v) = plain(j, &j.bob, "sudoku-hard", SLEEPER).await;
+    assert_eq!(s, 202, "{v}");
+    assert!(!j.d.log().contains(" ERROR "), "{}", j.d.log());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_2_one_contestants_flood_leaves_room_for_anothers_contest_submission() {
+    // Defaults: 50 queued per user, max_queued 1000. One worker.
+    let j = contests::start_with(&[("short", SHORT)], &at(10), 1, 1, "").await;
+    the_flood_is_contained(&j, 50, false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_2_the_contest_reserve_keeps_a_place_when_the_plain_queue_is_full() {
+    // No per-user bound: bob's plain flood fills the queue to max_queued less the contest
+    // reserve (a fifth: 800 of 1000), and then gets 503; alice's contest submission still fits.
+    let j = contests::start_with(
+        &[("short", SHORT)],
+        &at(10),
+        1,
+        1,
+        "[server]\nmax_queued_per_user = 0\n",
+    )
+    .await;
+    the_flood_is_contained(&j, 800, true).await;
+}
+
+/// `n` questions of `chars` characters from `token` to `contest`, eight at a time: the count
+/// of each status answered.
+async fn ask_many(
+    j: &Contest,
+    contest: &str,
+    token: &str,
+    n: usize,
+    chars: usize,
+) -> std::collections::BTreeMap<u16, usize> {
+    let body = json!({"text": "?".repeat(chars)});
+    let url = j.d.url(&format!("/api/contests/{contest}/clarifications"));
+    let mut statuses = std::collections::BTreeMap::new();
+    let mut sent = 0;
+    while sent < n {
+        let batch: Vec<_> = (sent..n.min(sent + 8))
+            .map(|_| tokio::spawn(j.c.post(&url).bearer_auth(token).json(&body).send()))
+            .collect();
+        sent += batch.len();
+        for r in batch {
+            let r = r.await.unwrap().unwrap();
+            *statuses.entry(r.status().as_u16()).or_default() += 1;
+        }
+    }
+    statuses
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_3_questions_are_bounded_in_length_and_rate_and_the_jurys_list_is_paged() {
+    let j = start(&[("short", SHORT)], &at(10)).await;
+    let path = "/api/contests/short/clarifications";
+
+    // 4 KB questions: 422 too_long, with the limit in words; nothing stored.
+    let (s, v) = j
+        .post(
+            path,
+            Some(&j.alice),
+            Some(json!({"text": "x".repeat(4096)})),
+        )
+        .await;
+    assert_eq!((s, code(&v)), (422, "too_long"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("4096 characters; the limit is 1000"),
+        "{v}"
+    );
+    // 3,000 questions of 1,000 characters at once: five stored (5 in any 10 minutes), the
+    // rest 429.
+    let statuses = ask_many(&j, "short", &j.alice, 3_000, 1_000).await;
+    assert_eq!(statuses.get(&201), Some(&5), "{statuses:?}");
+    assert_eq!(statuses.get(&429), Some(&2_995), "{statuses:?}");
+    let r =
+        j.c.post(j.d.url(path))
+            .bearer_auth(&j.alice)
+            .json(&json!({"text": "one more?"}))
+            .send()
+            .await
+            .unwrap();
+    assert_eq!(r.status(), 429);
+    assert_eq!(daemon::retry_after(&r), Some(600));
+    // Bob's questions are his own count; ten minutes later alice may ask again.
+    let (s, _) = j
+        .post(path, Some(&j.bob), Some(json!({"text": "bob's"})))
+        .await;
+    assert_eq!(s, 201);
+    j.set_clock(&at(20));
+    let (s, _) = j
+        .post(path, Some(&j.alice), Some(json!({"text": "again"})))
+        .await;
+    assert_eq!(s, 201);
+
+    // Enough questions for pages (five every ten minutes, from alice and bob).
+    for step in 0..25 {
+        j.set_clock(&at(30 + 10 * step));
+        for token in [&j.alice, &j.bob] {
+            let statuses = ask_many(&j, "short", token, 5, 1_000).await;
+            assert_eq!(statuses.get(&201), Some(&5), "{statuses:?}");
+        }
+    }
+    let total = 5 + 1 + 1 + 250;
+    // The API: oldest first, 200 a page at most; `after` the last id gives the rest.
+    let (s, first) = j.get(path, Some(&j.boss)).await;
+    assert_eq!(s, 200);
+    let first = first.as_array().unwrap().clone();
+    assert_eq!(first.len(), 200);
+    let last = first.last().unwrap()["id"].as_i64().unwrap();
+    let (_, rest) = j.get(&format!("{path}?after={last}"), Some(&j.boss)).await;
+    assert_eq!(rest.as_array().unwrap().len(), total - 200);
+    assert_eq!(
+        j.get(&format!("{path}?limit=201"), Some(&j.boss)).await.0,
+        400
+    );
+    let (_, some) = j.get(&format!("{path}?limit=10"), Some(&j.alice)).await;
+    assert_eq!(some.as_array().unwrap().len(), 10);
+    // The jury's contest page: the newest 50, and a link to the older ones; each page small.
+    let boss = web::web_login(&j.d, "boss").await;
+    let mut href = "/contests/short".to_string();
+    let mut pages = 0;
+    let mut seen = 0;
+    loop {
+        let html = boss
+            .get(j.d.url(&href))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(html.len() < 100 * 1024, "{href}: {} bytes", html.len());
+        seen += html.matches("<b>Q:</b>").count();
+        pages += 1;
+        match html.find("id=\"older\"") {
+            None => break,
+            Some(_) => {
+                let at = html.find("href=\"/contests/short?before=").unwrap() + 6;
+                href = html[at..at + html[at..].find('"').unwrap()].to_string();
+            }
+        }
+    }
+    assert_eq!((seen, pages), (total, total.div_ceil(50)));
+    assert!(!j.d.log().contains(" ERROR "), "{}", j.d.log());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_4_contestants_read_secret_tests_by_number_and_the_jury_by_name() {
+    // Five secret tests of binary-sudoku: 01-all-zeros ... 05-answer-1.
+    let j = contests::start_with(&[("short", SHORT)], &at(10), 2, 5, "").await;
+    let id = j
+        .submit_ok(
+            "short",
+            &j.alice,
+            "A",
+            "c",
+            &fixture("binary-sudoku", "ac.c"),
+        )
+        .await;
+    let (jury, _) = j.wait_done(id).await;
+    let names = |v: &Value| -> Vec<String> {
+        v["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let secret_files: Vec<String> = names(&jury)
+        .into_iter()
+        .filter(|n| n.starts_with("secret/"))
+        .collect();
+    assert_eq!(secret_files.len(), 5, "{jury}");
+    assert!(
+        secret_files.contains(&"secret/04-answer-1".to_string()),
+        "{jury}"
+    );
+    // The contestant's API view: by number; samples by name.
+    let (s, mine) = j
+        .get(&format!("/api/submissions/{id}"), Some(&j.alice))
+        .await;
+    assert_eq!(s, 200);
+    let shown: Vec<String> = names(&mine)
+        .into_iter()
+        .filter(|n| n.starts_with("secret/"))
+        .collect();
+    assert_eq!(
+        shown,
+        ["secret/1", "secret/2", "secret/3", "secret/4", "secret/5"]
+    );
+    assert!(names(&mine).iter().any(|n| n.starts_with("sample/")));
+    // The submission page (which the live refresh fetches again) and the lists: no file name.
+    let alice = web::web_login(&j.d, "alice").await;
+    for page in [
+        format!("/submissions/{id}"),
+        "/submissions".to_string(),
+        "/contests/short".to_string(),
+        "/contests/short/scoreboard".to_string(),
+    ] {
+        let html = alice
+            .get(j.d.url(&page))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        for file in &secret_files {
+            let stem = file.trim_start_matches("secret/");
+            assert!(!html.contains(stem), "{page} shows {stem}");
+        }
+    }
+    let (_, listed) = j.get("/api/submissions", Some(&j.alice)).await;
+    for file in &secret_files {
+        assert!(!listed.to_string().contains(file.as_str()));
+    }
+    // The jury's page keeps the file names.
+    let boss = web::web_login(&j.d, "boss").await;
+    let html = boss
+        .get(j.d.url(&format!("/submissions/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("secret/04-answer-1"), "{html}");
+}
+
+/// icpc, fixed from T0 for 5 h, frozen for the last hour, anyone: sudoku, binary-sudoku.
+const FROZEN: &str = r#"
+title = "Frozen"
+format = "icpc"
+freeze_minutes = 60
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "sudoku"
+[[problems]]
+label = "B"
+problem = "binary-sudoku"
+"#;
+
+/// ioi, fixed from T0 for 5 h (no freeze): sudoku-hard.
+const HARD: &str = r#"
+title = "Hard"
+format = "ioi"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "sudoku-hard"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_5_no_unfreeze_before_the_freeze_and_the_page_asks_first() {
+    let j = start(&[("frozen", FROZEN), ("hard", HARD)], &at(10)).await;
+    // Before the freeze: 409, saying when it begins; a contest without a freeze: 409 too.
+    let (s, v) = j
+        .post("/api/contests/frozen/unfreeze", Some(&j.boss), None)
+        .await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2026-03-01T13:00:00.000Z"),
+        "{v}"
+    );
+    let (s, v) = j
+        .post("/api/contests/hard/unfreeze", Some(&j.boss), None)
+        .await;
+    assert_eq!((s, code(&v)), (409, "conflict"), "{v}");
+    let (_, frozen) = j.get("/api/contests/frozen", Some(&j.boss)).await;
+    assert_eq!(frozen["unfrozen"], false);
+    // The jury's page offers no unfreeze yet, only when the freeze begins.
+    let boss = web::web_login(&j.d, "boss").await;
+    let html = boss
+        .get(j.d.url("/contests/frozen"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!html.contains("/unfreeze"), "{html}");
+    assert!(
+        html.contains("The board freezes at 2026-03-01 13:00:00 UTC"),
+        "{html}"
+    );
+
+    // In the freeze, bob's AC is a pending try on the public board (the refused unfreeze
+    // cancelled nothing).
+    j.set_clock(&at(4 * 60 + 10));
+    let b = j
+        .submit_ok(
+            "frozen",
+            &j.bob,
+            "B",
+            "c",
+            &fixture("binary-sudoku", "ac.c"),
+        )
+        .await;
+    j.wait_done(b).await;
+    let public = j.board("frozen", &j.alice).await;
+    assert_eq!(public["frozen"], true);
+    assert_eq!(contests::row(&public, "bob")["solved"], 0, "{public}");
+    // Now the page offers it, with a box to tick; unticked, nothing is published.
+    let html = boss
+        .get(j.d.url("/contests/frozen"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("name=\"confirm\""), "{html}");
+    let csrf = web::csrf_of(&html);
+    let r = boss
+        .post(j.d.url("/contests/frozen/unfreeze"))
+        .form(&[("csrf", csrf.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 422);
+    assert!(r.text().await.unwrap().contains("tick the box to confirm"));
+    assert_eq!(j.board("frozen", &j.alice).await["frozen"], true);
+    let r = boss
+        .post(j.d.url("/contests/frozen/unfreeze"))
+        .form(&[("csrf", csrf.as_str()), ("confirm", "1")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    let public = j.board("frozen", &j.alice).await;
+    assert_eq!(public["frozen"], false);
+    assert_eq!(contests::row(&public, "bob")["solved"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_6_the_frozen_board_moves_only_when_what_it_shows_moves() {
+    let j = start(&[("frozen", FROZEN)], &at(4 * 60 + 10)).await;
+    let board = "/api/contests/frozen/scoreboard";
+    // Version, tag and body of the public board as alice reads it.
+    let read = || async {
+        let r =
+            j.c.get(j.d.url(board))
+                .bearer_auth(&j.alice)
+                .send()
+                .await
+                .unwrap();
+        let tag = r.headers()["etag"].to_str().unwrap().to_string();
+        let body = r.text().await.unwrap();
+        let v: Value = serde_json::from_str(&body).unwrap();
+        (v["version"].clone(), tag, body)
+    };
+    let admin_version = || async {
+        j.board("frozen", &j.boss).await["version"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = read().await;
+    for source in [fixture("sudoku", "wa.c"), fixture("sudoku", "ac.c")] {
+        // A rival's submission in the freeze: one more pending try, shown at once.
+        let id = j.submit_ok("frozen", &j.bob, "A", "c", &source).await;
+        let queued = read().await;
+        assert_ne!(queued.0, before.0);
+        assert_ne!(queued.1, before.1);
+        let admin_queued = admin_version().await;
+        // Judged (WA or AC): the jury's board moves, the public one not at all.
+        let (done, _) = j.wait_done(id).await;
+        let judged = read().await;
+        assert!(admin_version().await > admin_queued, "{done}");
+        assert_eq!(
+            judged, queued,
+            "the public board moved when {} was judged",
+            done["verdict"]
+        );
+        let r =
+            j.c.get(j.d.url(board))
+                .bearer_auth(&j.alice)
+                .header("if-none-match", &queued.1)
+                .send()
+                .await
+                .unwrap();
+        assert_eq!(r.status(), 304);
+    }
+    let public: Value = serde_json::from_str(&read().await.2).unwrap();
+    let a = &contests::row(&public, "bob")["cells"][0];
+    assert_eq!(
+        (a["state"].clone(), a["pending"].clone()),
+        (json!("pending"), json!(2))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finding_7_hidden_problems_are_neither_listed_nor_told_apart() {
+    // Before NOIP (sudoku) and the club (target-sudoku) start: both hidden from contestants.
+    let j = start(&[("noip", NOIP), ("club", CLUB)], &at(-60)).await;
+    let options = |html: &str| -> Vec<String> {
+        let select = &html[html.find("name=\"problem\"").expect("the problem filter")..];
+        let select = &select[..select.find("</select>").unwrap()];
+        select
+            .split("<option")
+            .skip(1)
+            .filter_map(|o| o.split('>').nth(1))
+            .map(|t| t.trim_end_matches("</option").trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    let alice = web::web_login(&j.d, "alice").await;
+    let url = j.d.url("/submissions");
+    let page = |c: reqwest::Client| {
+        let url = url.clone();
+        async move { c.get(url).send().await.unwrap().text().await.unwrap() }
+    };
+    let hers = options(&page(alice.clone()).await);
+    assert!(hers.contains(&"binary-sudoku".to_string()), "{hers:?}");
+    assert!(hers.contains(&"sudoku-hard".to_string()), "{hers:?}");
+    for hidden in ["sudoku", "target-sudoku"] {
+        assert!(!hers.contains(&hidden.to_string()), "{hidden} in {hers:?}");
+    }
+    let boss = web::web_login(&j.d, "boss").await;
+    let jurys = options(&page(boss).await);
+    assert!(jurys.contains(&"target-sudoku".to_string()), "{jurys:?}");
+
+    // A question about a problem before the problems are shown: the same answer for a real
+    // one (its label, its id) and a made-up one.
+    let ask = |problem: &'static str| {
+        j.post(
+            "/api/contests/noip/clarifications",
+            Some(&j.alice),
+            Some(json!({"text": "Is this one hard?", "problem": problem})),
+        )
+    };
+    let real = ask("A").await;
+    for other in [ask("sudoku").await, ask("Z").await, ask("chess").await] {
+        assert_eq!(other, real);
+    }
+    assert_eq!(real.0, 422, "{real:?}");
+    // About the contest as a whole: fine. Once it runs, a real problem is fine too.
+    let (s, _) = j
+        .post(
+            "/api/contests/noip/clarifications",
+            Some(&j.alice),
+            Some(json!({"text": "When does it start?"})),
+        )
+        .await;
+    assert_eq!(s, 201);
+    j.set_clock(&at(10));
+    assert_eq!(ask("A").await.0, 201);
+    assert_eq!(ask("Z").await.0, 422);
+    // The problem filter follows: sudoku is shown now.
+    let alice = web::web_login(&j.d, "alice").await;
+    assert!(options(&page(alice).await).contains(&"sudoku".to_string()));
+}
