@@ -278,7 +278,9 @@ async fn mine(j: &Contest, token: &str) -> Vec<(i64, String, Value)> {
 /// cancels bob's queue (`how`: through the API or the admin page's button) and none of the
 /// cancelled ones is ever judged.
 async fn the_flood_is_contained(j: &Contest, stored_at_most: usize, by_page: bool) {
+    let began = std::time::Instant::now();
     let statuses = flood(j, &j.bob, 1_100).await;
+    let flooded = began.elapsed();
     let stored = statuses.get(&202).copied().unwrap_or(0);
     // The worker takes one or two off the queue meanwhile, making room for as many more.
     assert!(
@@ -297,8 +299,23 @@ async fn the_flood_is_contained(j: &Contest, stored_at_most: usize, by_page: boo
             &fixture("binary-sudoku", "ac.c"),
         )
         .await;
-    let (done, _) = j.wait_done(hers).await;
+    let sent = std::time::Instant::now();
+    let (done, judged) = j.wait_done(hers).await;
     assert_eq!(done["verdict"], "AC", "{done}");
+    // The baseline: how long the worker took per flood submission (its log's `took_ms`).
+    let took: Vec<u64> =
+        j.d.log()
+            .lines()
+            .filter(|l| l.contains("problem=sudoku-hard"))
+            .filter_map(|l| l.split("took_ms=").nth(1)?.split(' ').next()?.parse().ok())
+            .collect();
+    println!(
+        "1,100 plain submissions in {} ms: {statuses:?}; the contest submission judged {} ms \
+         after its 202; one flood submission took {:?} ms to judge",
+        flooded.as_millis(),
+        judged.duration_since(sent).as_millis(),
+        took
+    );
 
     // The jury cancels bob's queue.
     let cancelled = if by_page {
