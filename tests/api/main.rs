@@ -28,3 +28,4 @@ mod api_startup;
 mod api_strangers;
 mod api_verdicts;
 mod contest_rules;
+mod contest_views;
