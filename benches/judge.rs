@@ -22,8 +22,8 @@ use sudojudge::config::Config;
 use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed};
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{
-    Claimed, Lease, Location, NewSubmission, Queue, RejudgeOutcome, SqliteStore, StaleOutcome,
-    Store, StoreError,
+    Claimed, Enqueued, Lease, Location, NewSubmission, Queue, QueueBounds, RejudgeOutcome,
+    SqliteStore, StaleOutcome, Store, StoreError,
 };
 
 mod support;
@@ -182,6 +182,16 @@ struct Signalling {
 impl Queue for Signalling {
     async fn enqueue(&self, new: NewSubmission) -> Result<i64, StoreError> {
         self.inner.enqueue(new).await
+    }
+    async fn enqueue_bounded(
+        &self,
+        new: NewSubmission,
+        bounds: QueueBounds,
+    ) -> Result<Enqueued, StoreError> {
+        self.inner.enqueue_bounded(new, bounds).await
+    }
+    async fn cancel_queued(&self, owner: i64) -> Result<u64, StoreError> {
+        self.inner.cancel_queued(owner).await
     }
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
         self.inner.claim(worker).await

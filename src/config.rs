@@ -169,6 +169,15 @@ pub struct ServerConfig {
     /// Submissions waiting in the queue at most; past it a submit gets 503 + `Retry-After`.
     #[serde(default = "default_max_queued")]
     pub max_queued: u64,
+    /// One user's queued submissions at most (plain and contest ones together); past it a
+    /// submit gets 429 `too_many_queued`. 0: no bound. Admins are not bound.
+    #[serde(default = "default_max_queued_per_user")]
+    pub max_queued_per_user: u64,
+    /// Places of `max_queued` kept for contest submissions: plain ones are refused once
+    /// `max_queued - contest_reserve` wait, so no flood of plain submissions keeps a
+    /// contestant out. Not set: a fifth of `max_queued` (none when no contest is loaded).
+    #[serde(default)]
+    pub contest_reserve: Option<u64>,
     /// Connections served at once; more are closed as soon as they are accepted.
     #[serde(default = "default_max_connections")]
     pub max_connections: usize,
@@ -229,6 +238,10 @@ fn default_judge() -> bool {
 
 fn default_max_queued() -> u64 {
     1000
+}
+
+fn default_max_queued_per_user() -> u64 {
+    50
 }
 
 fn default_max_connections() -> usize {
@@ -305,8 +318,8 @@ pub struct ProblemsConfig {
     pub dir: PathBuf,
 }
 
-/// Where contests are loaded from.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// Where contests are loaded from, and the bounds of their questions.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContestsConfig {
     /// Folder of the contest files; `None`: `contests` beside the problems folder.
@@ -317,6 +330,47 @@ pub struct ContestsConfig {
     /// system clock.
     #[serde(default)]
     pub clock_file: Option<PathBuf>,
+    /// Questions to the jury one contestant may ask in one contest: at most `questions` in
+    /// any `per_minutes` (a sliding span, counted from the stored questions); past it 429.
+    #[serde(default)]
+    pub question_rate: QuestionRate,
+    /// Longest question, in characters; longer ones get 422 `too_long`.
+    #[serde(default = "default_max_question_chars")]
+    pub max_question_chars: usize,
+}
+
+/// `[contests] question_rate`: questions per contestant and contest in a sliding span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuestionRate {
+    /// Questions allowed in one span (0: no limit).
+    pub questions: u32,
+    /// The span, in minutes.
+    pub per_minutes: u32,
+}
+
+impl Default for QuestionRate {
+    fn default() -> QuestionRate {
+        QuestionRate {
+            questions: 5,
+            per_minutes: 10,
+        }
+    }
+}
+
+fn default_max_question_chars() -> usize {
+    1000
+}
+
+impl Default for ContestsConfig {
+    fn default() -> ContestsConfig {
+        ContestsConfig {
+            dir: None,
+            clock_file: None,
+            question_rate: QuestionRate::default(),
+            max_question_chars: default_max_question_chars(),
+        }
+    }
 }
 
 /// Limits for custom invocations.

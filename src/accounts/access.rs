@@ -23,6 +23,7 @@
 //! | scoreboard | the admin's | 401 | frozen/hidden as the format says | whole |
 //! | scoreboard CSV, unfreeze, contest rejudge, answer, announce | yes | 401 | 403 | yes |
 //! | ask a question | 403 `no_account` | 401 | when admitted | - (admins announce) |
+//! | submit a problem outside a contest that holds it for the caller | yes | 401 | 403 `in_contest` | yes (jury) |
 
 use super::{Role, UserName};
 use crate::contest::{Audience, Format, Phase};
@@ -393,6 +394,69 @@ pub fn contest_jury(caller: &Caller) -> Decision {
         Caller::Anonymous => Decision::Unauthenticated,
         c if jury(c) => Decision::Allow,
         _ => Decision::Forbidden,
+    }
+}
+
+/// How a contest that lists a problem holds it for one caller, as
+/// [`submit_outside`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContestHold<'a> {
+    /// The contest's id.
+    pub contest: &'a str,
+    /// Fixed or window timing (`false`: open timing, practice without an end).
+    pub timed: bool,
+    /// The contest admits the caller (`participants` is "anyone" or lists them).
+    pub admitted: bool,
+    /// The caller has a participation (started a timer, took part, or submitted to it).
+    pub registered: bool,
+    /// Timed contests: between the contest's (or its window's) start and its end.
+    pub live: bool,
+}
+
+/// Submitting a problem outside a contest that holds it: to the plain problem (`target`
+/// `None`) or to another contest (`target` `Some(id)`). The jury is never held. Otherwise
+/// the first contest of `holds` (other than `target`) that holds the problem for the caller
+/// refuses it (`Err` with its id, a 403 `in_contest`):
+///
+/// - a **fixed or window** contest holds it for every contestant it admits while it is
+///   live, from its start (a window's opening, whether or not the caller started a timer)
+///   to its end (a window's end, even after the caller's own time is over): its results,
+///   penalty, rate, freeze and hidden `oi` results would be bypassed through the plain route
+///   or another contest;
+/// - an **open** contest (practice, no end) holds it on the plain route for the contestants
+///   who take part in it (a participation: "Take part", or a first submission to it), never
+///   against a submission to another contest (a timed contest's own route wins).
+///
+/// Before a timed contest's start nothing is held: nobody can submit to it yet, and its
+/// problems are hidden outside contests unless another contest shows them. A submission to a
+/// timed contest that itself holds the problem for the caller is never refused by another:
+/// when the host runs two contests with one problem for the same contestants at once, each is
+/// theirs (neither would be usable otherwise).
+pub fn submit_outside<'a>(
+    caller: &Caller,
+    target: Option<&str>,
+    holds: &[ContestHold<'a>],
+) -> Result<(), &'a str> {
+    if jury(caller) || !matches!(caller, Caller::User(_)) {
+        return Ok(());
+    }
+    let target_holds = holds
+        .iter()
+        .any(|h| Some(h.contest) == target && h.timed && h.admitted && h.live);
+    if target_holds {
+        return Ok(());
+    }
+    let held = holds.iter().find(|h| {
+        Some(h.contest) != target
+            && if h.timed {
+                h.admitted && h.live
+            } else {
+                target.is_none() && h.admitted && h.registered
+            }
+    });
+    match held {
+        Some(h) => Err(h.contest),
+        None => Ok(()),
     }
 }
 

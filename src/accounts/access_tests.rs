@@ -167,6 +167,63 @@ fn contest_rules_give_each_refusal_its_reason() {
 }
 
 #[test]
+fn a_problem_held_by_a_contest_is_refused_outside_it() {
+    let (admin, alice) = (user(1, Role::Admin), user(2, Role::Contestant));
+    let hold = |contest, timed, admitted, registered, live| ContestHold {
+        contest,
+        timed,
+        admitted,
+        registered,
+        live,
+    };
+    // An oi contest running and a practice contest the caller took part in, sharing it.
+    let noip = hold("noip", true, true, false, true);
+    let practice = hold("practice", false, true, true, true);
+    let both = [practice, noip];
+    // The plain route: held (the first holding contest is named).
+    assert_eq!(submit_outside(&alice, None, &both), Err("practice"));
+    assert_eq!(submit_outside(&alice, None, &[noip]), Err("noip"));
+    // Through the practice contest: the running timed contest holds it.
+    assert_eq!(submit_outside(&alice, Some("practice"), &both), Err("noip"));
+    // Through the timed contest itself: the open one never holds against it.
+    assert_eq!(submit_outside(&alice, Some("noip"), &both), Ok(()));
+    // The jury and the open mode's host are never held; anonymous callers are asked to
+    // sign in before this rule.
+    for jury in [&admin, &Caller::Open, &Caller::Anonymous] {
+        assert_eq!(submit_outside(jury, None, &both), Ok(()));
+    }
+    // Not live (before the start, after the end), not admitted: not held.
+    for free in [
+        hold("noip", true, true, false, false),
+        hold("noip", true, false, true, true),
+    ] {
+        assert_eq!(submit_outside(&alice, None, &[free]), Ok(()));
+    }
+    // A window contest holds it for every admitted contestant while the window is open,
+    // timer started or not (practising before starting it is the bypass).
+    assert_eq!(
+        submit_outside(&alice, None, &[hold("club", true, true, false, true)]),
+        Err("club")
+    );
+    // Two timed contests holding it at once: each one's own route is open, the plain route
+    // and the practice contest are not.
+    let spring = hold("spring", true, true, false, true);
+    let three = [practice, spring, noip];
+    assert_eq!(submit_outside(&alice, Some("noip"), &three), Ok(()));
+    assert_eq!(submit_outside(&alice, Some("spring"), &three), Ok(()));
+    assert_eq!(
+        submit_outside(&alice, Some("practice"), &three),
+        Err("spring")
+    );
+    assert_eq!(submit_outside(&alice, None, &three), Err("practice"));
+    // An open contest holds it only for those who take part in it.
+    assert_eq!(
+        submit_outside(&alice, None, &[hold("practice", false, true, false, true)]),
+        Ok(())
+    );
+}
+
+#[test]
 fn metrics_are_the_hosts() {
     use Decision::*;
     let (admin, alice) = (user(1, Role::Admin), user(2, Role::Contestant));

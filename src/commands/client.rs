@@ -115,7 +115,7 @@ pub async fn answer(
 }
 
 /// Prints a submission (its table when judged, its state otherwise) and returns the exit
-/// code: 0 on AC, 1 on another verdict, 3 while it waits to be judged.
+/// code: 0 on AC, 1 on another verdict (or cancelled), 3 while it waits to be judged.
 pub fn show(value: &serde_json::Value, submission: Submission, json: bool) -> ExitCode {
     if json {
         println!("{value}");
@@ -132,7 +132,7 @@ pub fn show(value: &serde_json::Value, submission: Submission, json: bool) -> Ex
     }
     match (submission.status, submission.verdict) {
         (Status::Done, Some(verdict)) => super::judge::verdict_exit(verdict),
-        (Status::Done, None) => ExitCode::from(super::EXIT_FAILED),
+        (Status::Done, None) | (Status::Cancelled, _) => ExitCode::from(super::EXIT_FAILED),
         _ => ExitCode::from(super::EXIT_PENDING),
     }
 }

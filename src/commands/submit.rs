@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use sudojudge::store::Status;
 
 use super::client::{self, ServerArgs};
 
@@ -71,7 +70,7 @@ async fn submit(
     let mut pause = Duration::from_millis(50);
     loop {
         let (value, submission) = client::fetch(&client, base, id).await?;
-        if submission.status == Status::Done {
+        if submission.status.is_final() {
             return Ok(client::show(&value, submission, false));
         }
         if started.elapsed() > WAIT_LIMIT {

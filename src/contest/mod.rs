@@ -38,7 +38,7 @@ pub use format::Format;
 pub use ids::{ContestId, Label};
 pub use load::{check_problems, load_all, LoadError};
 pub use timing::{Phase, Timing};
-pub use view::{board, scoreboard, shown, Shown};
+pub use view::{board, freeze_begins, scoreboard, shown, Shown};
 
 #[cfg(test)]
 mod examples;

@@ -75,6 +75,16 @@ impl Timing {
         }
     }
 
+    /// When the contest opens: the start (fixed), the window's opening (window); `None` for
+    /// open timing (always open).
+    pub fn opens(&self) -> Option<Timestamp> {
+        match *self {
+            Timing::Fixed { start, .. } => Some(start),
+            Timing::Window { window_start, .. } => Some(window_start),
+            Timing::Open => None,
+        }
+    }
+
     /// When the whole contest is over for everyone (`None`: never).
     pub fn end(&self) -> Option<Timestamp> {
         match *self {

@@ -74,6 +74,17 @@ pub fn board(
     }
 }
 
+/// When `contest`'s board freezes for the public (the earliest clock reaching the freeze:
+/// the start plus `duration - freeze_minutes`; for window timing, from the window's opening);
+/// `None` when it never freezes (not icpc, no `freeze_minutes`, open timing).
+pub fn freeze_begins(contest: &Contest) -> Option<Timestamp> {
+    if contest.format != Format::Icpc {
+        return None;
+    }
+    let from = contest.freeze_from()?;
+    contest.timing.opens()?.saturating_add(from).ok()
+}
+
 /// Whether anyone's clock can have reached `from` at `now` (the freeze is on).
 fn freeze_started(timing: &Timing, from: SignedDuration, now: Timestamp) -> bool {
     let opens = match *timing {

@@ -2,26 +2,30 @@
 //! /api/contests/{id}/clarifications/{clarification}/answer`: contestants ask, admins answer
 //! privately or to all and post announcements. Thin over [`super::contests::clarify`].
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::Json;
 
 use crate::accounts::Caller;
 use crate::store::Clarification;
 
-use super::contests::clarify::{self, AnswerRequest, ClarificationId, ClarificationRequest};
+use super::contests::clarify::{
+    self, AnswerRequest, ClarificationId, ClarificationQuery, ClarificationRequest,
+};
 use super::contests::find;
 use super::error::ApiResult;
 use super::openapi::ErrorBody;
 use super::state::AppState;
 
-/// The clarifications the caller may read, oldest first: an admin every one; a contestant
-/// their own questions and the public ones (announcements, answers to all).
+/// The clarifications the caller may read, oldest first, by pages (`after` the last id of
+/// the previous page): an admin every one; a contestant their own questions and the public
+/// ones (announcements, answers to all).
 #[utoipa::path(get, path = "/api/contests/{id}/clarifications", operation_id = "list_clarifications", tag = "contests",
-    params(("id" = String, Path, description = "contest id", example = "practice")),
+    params(("id" = String, Path, description = "contest id", example = "practice"), ClarificationQuery),
     responses(
-        (status = 200, description = "oldest first", body = Vec<Clarification>),
+        (status = 200, description = "oldest first, at most `limit`", body = Vec<Clarification>),
+        (status = 400, description = "bad query", body = ErrorBody),
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 404, description = "no such contest", body = ErrorBody),
     ),
@@ -30,8 +34,11 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    query: Result<Query<ClarificationQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<Clarification>>> {
-    Ok(Json(clarify::list(&state, &caller, &id).await?))
+    let Query(q) = query?;
+    let page = clarify::api_page(&q)?;
+    Ok(Json(clarify::list(&state, &caller, &id, page).await?))
 }
 
 /// A contestant's question to the jury (private until answered to all), or an admin's
@@ -45,9 +52,11 @@ pub async fn list(
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 403, description = "not_a_participant, no_account", body = ErrorBody),
         (status = 404, description = "no such contest", body = ErrorBody),
-        (status = 413, description = "text too long", body = ErrorBody),
+        (status = 413, description = "body too large", body = ErrorBody),
         (status = 415, description = "not JSON", body = ErrorBody),
-        (status = 422, description = "empty text, unknown problem", body = ErrorBody),
+        (status = 422, description = "empty text; too_long: a question over `[contests] max_question_chars` characters (an announcement over 4000); unknown problem; a problem named before the caller may see the problems (the same answer for real and made-up ones)", body = ErrorBody),
+        (status = 429, description = "over the question rate (`[contests] question_rate`); see Retry-After", body = ErrorBody,
+         headers(("Retry-After" = u64, description = "seconds"))),
     ),
     security((), ("bearer" = [])))]
 pub async fn create(
@@ -74,9 +83,9 @@ pub async fn create(
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 403, description = "admins only", body = ErrorBody),
         (status = 404, description = "no such contest or clarification", body = ErrorBody),
-        (status = 413, description = "text too long", body = ErrorBody),
+        (status = 413, description = "body too large", body = ErrorBody),
         (status = 415, description = "not JSON", body = ErrorBody),
-        (status = 422, description = "empty answer", body = ErrorBody),
+        (status = 422, description = "empty answer; too_long: over 4000 characters", body = ErrorBody),
     ),
     security((), ("bearer" = [])))]
 pub async fn answer(

@@ -81,12 +81,12 @@ pub async fn start(
         (status = 202, description = "stored and queued", body = Accepted),
         (status = 400, description = "malformed JSON", body = ErrorBody),
         (status = 401, description = "sign in first", body = ErrorBody),
-        (status = 403, description = "refused by the contest's rules; the code says why: not_started, timer_not_started, time_over, contest_over, not_a_participant, no_account", body = ErrorBody),
+        (status = 403, description = "refused by the contest's rules; the code says why: not_started, timer_not_started, time_over, contest_over, not_a_participant, no_account; in_contest: another contest the caller takes part in holds the problem (`error.contest` names it)", body = ErrorBody),
         (status = 404, description = "no such contest", body = ErrorBody),
         (status = 413, description = "source or body too large", body = ErrorBody),
         (status = 415, description = "not JSON", body = ErrorBody),
         (status = 422, description = "unknown problem or language, empty source", body = ErrorBody),
-        (status = 429, description = "over the contest's rate; see Retry-After", body = ErrorBody,
+        (status = 429, description = "rate_limited: over the contest's rate; too_many_queued: the caller has `[server] max_queued_per_user` submissions waiting; see Retry-After", body = ErrorBody,
          headers(("Retry-After" = u64, description = "seconds"))),
         (status = 503, description = "the queue is full; see Retry-After", body = ErrorBody,
          headers(("Retry-After" = u64, description = "seconds"))),
@@ -133,7 +133,8 @@ pub async fn problem(
     Ok(Json(detail(p).await?))
 }
 
-/// Unfreezes the (icpc) board: everyone sees every result (admins).
+/// Unfreezes the (icpc) board: everyone sees every result (admins). Only once the freeze has
+/// begun: before it, an unfreeze would cancel the freeze to come (409 with the reason).
 #[utoipa::path(post, path = "/api/contests/{id}/unfreeze", operation_id = "unfreeze_contest", tag = "contests",
     params(("id" = String, Path, description = "contest id", example = "practice")),
     responses(
@@ -141,6 +142,7 @@ pub async fn problem(
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 403, description = "admins only", body = ErrorBody),
         (status = 404, description = "no such contest", body = ErrorBody),
+        (status = 409, description = "the freeze has not begun (the message says when it does), or the contest never freezes", body = ErrorBody),
     ),
     security((), ("bearer" = [])))]
 pub async fn unfreeze(

@@ -7,7 +7,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::{access, Caller};
-use crate::store::{AccountStore, NewSubmission, Queue, RejudgeOutcome, Status, Submission};
+use crate::store::{
+    AccountStore, Enqueued, NewSubmission, Queue, QueueBounds, RejudgeOutcome, Status, Submission,
+};
 
 use super::auth::{allow, refusal};
 use super::contests::hiding::{problem_visible, shown};
@@ -77,10 +79,13 @@ const QUEUE_RETRY_AFTER_S: u64 = 30;
         (status = 202, description = "stored and queued", body = Accepted),
         (status = 400, description = "malformed JSON", body = ErrorBody),
         (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 403, description = "in_contest: a contest the caller takes part in holds the problem until it ends (`error.contest` names it)", body = ErrorBody),
         (status = 413, description = "source or body too large", body = ErrorBody),
         (status = 415, description = "not JSON", body = ErrorBody),
         (status = 422, description = "unknown problem or language, empty source", body = ErrorBody),
-        (status = 503, description = "the queue is full; see Retry-After", body = ErrorBody,
+        (status = 429, description = "too_many_queued: the caller has `[server] max_queued_per_user` submissions waiting; see Retry-After", body = ErrorBody,
+         headers(("Retry-After" = u64, description = "seconds"))),
+        (status = 503, description = "the queue is full (for plain submissions: all but the contest reserve); see Retry-After", body = ErrorBody,
          headers(("Retry-After" = u64, description = "seconds"))),
     ),
     security((), ("bearer" = [])))]
@@ -113,6 +118,7 @@ pub async fn enqueue(
     if !state.problems.contains_key(&problem) || !problem_visible(state, caller, &problem) {
         return Err(ApiError::UnknownProblem(problem));
     }
+    super::contests::outside::check(state, caller, &problem, None).await?;
     check_language_and_source(state, &language, &source)?;
     let new = NewSubmission {
         data_hash: state.problems.get(&problem).map(|p| p.data_hash.to_hex()),
@@ -121,19 +127,34 @@ pub async fn enqueue(
         source,
         owner: caller.user_id(),
     };
-    let Some(id) = state.store.enqueue_bounded(new, state.max_queued).await? else {
-        return Err(queue_full(state));
+    let bounds = QueueBounds {
+        max_queued: state.plain_max_queued(),
+        per_user: state.per_user_bound(caller),
     };
-    state.wake.notify_one();
-    Ok(id)
+    match state.store.enqueue_bounded(new, bounds).await? {
+        Enqueued::Stored(id) => {
+            state.wake.notify_one();
+            Ok(id)
+        }
+        Enqueued::QueueFull => Err(queue_full(bounds.max_queued)),
+        Enqueued::OwnerFull => Err(own_queue_full(bounds.per_user.unwrap_or(0))),
+    }
 }
 
-/// The 503 of a full queue (`[server] max_queued`), with `Retry-After`.
-pub(crate) fn queue_full(state: &AppState) -> ApiError {
+/// The 503 of a full queue (`max_queued` waiting), with `Retry-After`.
+pub(crate) fn queue_full(max_queued: u64) -> ApiError {
     ApiError::Busy {
+        message: format!("{max_queued} submissions are waiting to be judged; try again later"),
+        retry_after_s: QUEUE_RETRY_AFTER_S,
+    }
+}
+
+/// The 429 of a caller with `per_user` submissions waiting already, with `Retry-After`.
+pub(crate) fn own_queue_full(per_user: u64) -> ApiError {
+    ApiError::OwnQueueFull {
         message: format!(
-            "{} submissions are waiting to be judged; try again later",
-            state.max_queued
+            "you have {per_user} submissions waiting to be judged, the most one user may; \
+             submit again when some are judged"
         ),
         retry_after_s: QUEUE_RETRY_AFTER_S,
     }
@@ -236,7 +257,7 @@ pub async fn list(
         (status = 401, description = "sign in first", body = ErrorBody),
         (status = 403, description = "a contestant's own submission: only an admin rejudges", body = ErrorBody),
         (status = 404, description = "no such submission (or not the caller's)", body = ErrorBody),
-        (status = 409, description = "being judged right now", body = ErrorBody),
+        (status = 409, description = "being judged right now, or cancelled (final)", body = ErrorBody),
     ),
     security((), ("bearer" = [])))]
 pub async fn rejudge(
@@ -273,6 +294,9 @@ pub async fn requeue(state: &AppState, n: i64) -> ApiResult<()> {
         }
         RejudgeOutcome::InProgress => Err(ApiError::Conflict(format!(
             "submission {n} is being judged right now; rejudge it when it is done"
+        ))),
+        RejudgeOutcome::Cancelled => Err(ApiError::Conflict(format!(
+            "submission {n} was cancelled: a cancelled submission is final and never judged"
         ))),
         RejudgeOutcome::NotFound => Err(ApiError::NotFound(format!("no submission {n}"))),
     }

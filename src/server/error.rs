@@ -30,6 +30,9 @@ pub enum ApiError {
     /// A field is present but unusable (empty source...).
     #[error("{0}")]
     Invalid(String),
+    /// A text field is longer than its bound (a question): 422 `too_long`.
+    #[error("{0}")]
+    TooLong(String),
     /// The source, stdin or body is larger than allowed.
     #[error("{0}")]
     TooLarge(String),
@@ -45,6 +48,15 @@ pub enum ApiError {
     /// The server is full (queue, custom-run line): try again after `retry_after_s`.
     #[error("{message}")]
     Busy {
+        /// What is full.
+        message: String,
+        /// Seconds to wait before trying again (the `Retry-After` header).
+        retry_after_s: u64,
+    },
+    /// The caller has `[server] max_queued_per_user` submissions waiting already: 429
+    /// `too_many_queued` with `Retry-After`.
+    #[error("{message}")]
+    OwnQueueFull {
         /// What is full.
         message: String,
         /// Seconds to wait before trying again (the `Retry-After` header).
@@ -72,6 +84,18 @@ pub enum ApiError {
     /// The open mode refuses a request naming a host that is not loopback (DNS rebinding).
     #[error("{0}")]
     MisdirectedHost(String),
+    /// A contest holds the problem for the caller (it takes part, the contest has not ended):
+    /// 403 `in_contest`, naming the contest; submit it through that contest.
+    #[error(
+        "problem {problem:?} belongs to contest {contest:?}, which you take part in and which \
+         has not ended: submit it through the contest (/contests/{contest})"
+    )]
+    InContest {
+        /// The problem's id.
+        problem: String,
+        /// The contest holding it.
+        contest: String,
+    },
     /// Too many attempts; retry after the given seconds.
     #[error("{message}; retry in {retry_after_secs} s")]
     RateLimited {
@@ -101,10 +125,12 @@ impl ApiError {
             ApiError::UnknownLanguage(..) => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_language"),
             ApiError::Invalid(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid"),
             ApiError::TooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
+            ApiError::TooLong(_) => (StatusCode::UNPROCESSABLE_ENTITY, "too_long"),
             ApiError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
             ApiError::Conflict(_) => (StatusCode::CONFLICT, "conflict"),
             ApiError::BodyTimeout(_) => (StatusCode::REQUEST_TIMEOUT, "body_timeout"),
             ApiError::Busy { .. } => (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            ApiError::OwnQueueFull { .. } => (StatusCode::TOO_MANY_REQUESTS, "too_many_queued"),
             ApiError::Timeout(_) => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             ApiError::Unauthenticated(_) => (StatusCode::UNAUTHORIZED, "unauthenticated"),
             ApiError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
@@ -112,6 +138,7 @@ impl ApiError {
             ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
             ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
             ApiError::MisdirectedHost(_) => (StatusCode::MISDIRECTED_REQUEST, "host_not_allowed"),
+            ApiError::InContest { .. } => (StatusCode::FORBIDDEN, "in_contest"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
@@ -127,11 +154,14 @@ impl IntoResponse for ApiError {
         } else if status.is_server_error() {
             tracing::debug!(code, error = %self, "request refused");
         }
-        let body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
+        let mut body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
+        if let ApiError::InContest { contest, .. } = &self {
+            body["error"]["contest"] = serde_json::Value::from(contest.as_str());
+        }
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();
         match &self {
-            ApiError::Busy { retry_after_s, .. } => {
+            ApiError::Busy { retry_after_s, .. } | ApiError::OwnQueueFull { retry_after_s, .. } => {
                 headers.insert(RETRY_AFTER, HeaderValue::from(*retry_after_s));
             }
             ApiError::RateLimited {

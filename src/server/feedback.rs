@@ -4,8 +4,9 @@
 //! exit code or a signal is whatever the program chose, and a system error names host paths.
 //! Shown on secret tests, they let a program carry secret inputs out and a lookup table collect
 //! the answers. So a contestant sees, on a secret test, only its verdict, time and memory and a
-//! fixed phrase per verdict; on a sample (public anyway) the full message, except a system
-//! error's. The database keeps everything; the host and admins read it whole. Which view a
+//! fixed phrase per verdict, and the test by its number in its group, never by its file name
+//! (`secret/4`, not `secret/04-answer-1`: a file name can carry the answer); on a sample
+//! (public anyway) the full message and name, except a system error's. The database keeps everything; the host and admins read it whole. Which view a
 //! caller gets is decided by [`crate::accounts::access::feedback`] (admins: full; contestants:
 //! redacted; the open single-user mode: `[server] feedback`).
 
@@ -21,8 +22,12 @@ pub fn redact(view: Feedback, mut submission: Submission) -> Submission {
     if view == Feedback::Full {
         return submission;
     }
+    let mut numbers: Vec<(String, usize)> = Vec::new();
     for test in &mut submission.tests {
         redact_test(test);
+        if !is_sample(&test.name) {
+            test.name = numbered(&test.name, &mut numbers);
+        }
     }
     if submission.message.is_some() {
         submission.message = Some(match submission.verdict {
@@ -46,6 +51,30 @@ pub fn redact_run(view: Feedback, mut run: RunResult) -> RunResult {
 /// What a contestant reads for a system error instead of its cause.
 const SYSTEM_ERROR: &str =
     "system error: the judge failed here, not the program; the host has the details";
+
+/// A secret test's name as a contestant reads it: its group and its number in the group
+/// (`secret/04-answer-1` is `secret/4` when it is the group's fourth), never its file name,
+/// which may say what it tests or even its answer (binary-sudoku's `04-answer-1`). The group
+/// (the folder, an IOI subtask's name) stays. `seen` counts the tests of each group so far,
+/// in judging order.
+fn numbered(name: &str, seen: &mut Vec<(String, usize)>) -> String {
+    let group = name.rsplit_once('/').map_or("", |(group, _)| group);
+    let n = match seen.iter_mut().find(|(g, _)| g == group) {
+        Some((_, n)) => {
+            *n += 1;
+            *n
+        }
+        None => {
+            seen.push((group.to_string(), 1));
+            1
+        }
+    };
+    if group.is_empty() {
+        n.to_string()
+    } else {
+        format!("{group}/{n}")
+    }
+}
 
 /// Whether a test is one of the package's public samples (its input and answer may be shown).
 pub fn is_sample(test_name: &str) -> bool {
@@ -143,6 +172,9 @@ mod tests {
         );
         let r = redact(Feedback::Contestant, s.clone());
         assert_eq!(r.tests[0], s.tests[0], "samples keep everything");
+        assert_eq!(r.tests[1].name, "secret/1");
+        assert_eq!(r.tests[2].name, "secret/2");
+        assert_eq!(r.tests[3].name, "sample/2");
         assert_eq!(r.tests[1].message.as_deref(), Some("wrong answer"));
         assert_eq!(r.tests[1].exit_code, None);
         assert_eq!(
@@ -154,6 +186,33 @@ mod tests {
         assert_eq!(r.tests[2].exit_code, None);
         assert!(!r.tests[3].message.as_deref().unwrap().contains("/srv"));
         assert_eq!(redact(Feedback::Full, s.clone()).tests, s.tests);
+    }
+
+    #[test]
+    fn contestants_read_secret_tests_by_number_and_the_jury_by_file_name() {
+        let s = submission(
+            vec![
+                test("sample/1", Verdict::AC, ""),
+                test("secret/04-answer-1", Verdict::AC, ""),
+                test("secret/22-answer-9", Verdict::WA, "expected 9, found 1"),
+                test("secret/subtask2/01-big", Verdict::AC, ""),
+                test("secret/subtask2/02-answer-3", Verdict::AC, ""),
+            ],
+            None,
+        );
+        let names =
+            |s: &Submission| -> Vec<String> { s.tests.iter().map(|t| t.name.clone()).collect() };
+        assert_eq!(
+            names(&redact(Feedback::Contestant, s.clone())),
+            [
+                "sample/1",
+                "secret/1",
+                "secret/2",
+                "secret/subtask2/1",
+                "secret/subtask2/2"
+            ]
+        );
+        assert_eq!(names(&redact(Feedback::Full, s.clone())), names(&s));
     }
 
     #[test]

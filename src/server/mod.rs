@@ -3,7 +3,7 @@
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
-//!   contests, scoreboard, clarifications, nodes), thin over the services.
+//!   contests, scoreboard, clarifications, users, nodes), thin over the services.
 //! - [`contests`]: the contest services the API and the web pages share (a contest as the
 //!   caller sees it, submitting, the board, clarifications, what contests hide).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
@@ -27,6 +27,7 @@ pub mod api_problems;
 pub mod api_runs;
 pub mod api_scoreboard;
 pub mod api_submissions;
+pub mod api_users;
 pub mod auth;
 pub mod body;
 pub mod conditional;
@@ -97,6 +98,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
             "/api/contests/{id}/clarifications/{clarification}/answer",
             post(api_clarifications::answer),
         ),
+        ("/api/users/{name}/cancel", post(api_users::cancel)),
         ("/api/nodes", get(api_nodes::list)),
         ("/api/openapi.json", get(openapi::get)),
         ("/metrics", get(api_metrics::get)),

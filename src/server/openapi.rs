@@ -25,6 +25,9 @@ pub struct ErrorDetail {
     pub code: String,
     /// What went wrong, for people.
     pub message: String,
+    /// `in_contest`: the contest that holds the problem for the caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contest: Option<String>,
 }
 
 /// The body of `GET /api/health` (documentation of the JSON the handler builds). Everyone
@@ -130,6 +133,7 @@ impl Modify for BearerAuth {
         api_clarifications::create,
         api_clarifications::answer,
         super::api_metrics::get,
+        super::api_users::cancel,
         api_nodes::list,
         get,
     ),

@@ -44,6 +44,17 @@ pub struct AppState {
     pub run_line_size: usize,
     /// Submissions allowed to wait in the queue (`[server] max_queued`).
     pub max_queued: u64,
+    /// One contestant's queued submissions at most (`[server] max_queued_per_user`; `None`:
+    /// no bound).
+    pub max_queued_per_user: Option<u64>,
+    /// Places of `max_queued` kept for contest submissions (`[server] contest_reserve`;
+    /// `None`: a fifth of it), see [`AppState::plain_max_queued`].
+    pub contest_reserve: Option<u64>,
+    /// Questions one contestant may ask per contest in a sliding span (`[contests]
+    /// question_rate`; `None`: no limit).
+    pub question_rate: Option<crate::contest::Rate>,
+    /// Longest question, in characters (`[contests] max_question_chars`).
+    pub max_question_chars: usize,
     /// What readers see of secret tests (`[server] feedback`).
     pub feedback: Feedback,
     /// Time a client has to send a request body.
@@ -102,6 +113,16 @@ impl AppState {
             run_line: Arc::new(Semaphore::new(run_line_size)),
             run_line_size,
             max_queued: config.server.max_queued,
+            max_queued_per_user: Some(config.server.max_queued_per_user).filter(|n| *n > 0),
+            contest_reserve: config.server.contest_reserve,
+            question_rate: {
+                let q = config.contests.question_rate;
+                (q.questions > 0).then(|| crate::contest::Rate {
+                    submissions: q.questions,
+                    per: jiff::SignedDuration::from_mins(i64::from(q.per_minutes.max(1))),
+                })
+            },
+            max_question_chars: config.contests.max_question_chars.max(1),
             feedback: config.server.feedback,
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
@@ -136,5 +157,28 @@ impl AppState {
     pub fn with_contests(mut self, contests: Arc<super::contests::Contests>) -> AppState {
         self.contests = contests;
         self
+    }
+
+    /// Queued submissions a plain (non-contest) submission may find waiting: `max_queued`
+    /// less the contest reserve, so a flood of plain submissions leaves room for contest
+    /// ones (no reserve when no contest is loaded; it always leaves plain ones one place).
+    pub fn plain_max_queued(&self) -> u64 {
+        if self.contests.all().next().is_none() {
+            return self.max_queued;
+        }
+        let reserve = self
+            .contest_reserve
+            .unwrap_or(self.max_queued / 5)
+            .min(self.max_queued.saturating_sub(1));
+        self.max_queued - reserve
+    }
+
+    /// The bound of `caller`'s own queued submissions: `[server] max_queued_per_user` for
+    /// contestants; the jury (admins, the open mode's host) is not bound.
+    pub fn per_user_bound(&self, caller: &crate::accounts::Caller) -> Option<u64> {
+        match crate::accounts::access::contest_audience(caller) {
+            crate::contest::Audience::Admin => None,
+            crate::contest::Audience::Public => self.max_queued_per_user,
+        }
     }
 }

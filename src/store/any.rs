@@ -14,13 +14,14 @@ use crate::judge::JudgeReport;
 
 use super::accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 use super::contests::{
-    BoardData, Clarification, ContestEnqueue, ContestState, ContestStore, NewClarification,
-    NewContestSubmission, RejudgeCount,
+    BoardData, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue, ContestState,
+    ContestStore, NewClarification, NewContestSubmission, RejudgeCount,
 };
 use super::lease::Lease;
 use super::location::Location;
 use super::model::{
-    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+    Claimed, Enqueued, ListFilter, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome,
+    Status, Submission,
 };
 use super::node_data::{NodeData, QueuedGroup};
 use super::nodes::{Node, NodeRegistration, NodeStore};
@@ -94,6 +95,12 @@ impl Store {
         each!(self, s => s.list_filtered(owner, filter, limit, before).await)
     }
 
+    /// The owners with the most queued submissions (name, count), most first, at most
+    /// `limit`: the admin page's view of who fills the queue.
+    pub async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {
+        each!(self, s => s.queued_by_owner(limit).await)
+    }
+
     /// How many submissions are queued, compiling and running now: the `/metrics` gauge.
     pub async fn depth_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
         each!(self, s => s.depth_by_status().await)
@@ -148,9 +155,13 @@ impl Queue for Store {
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
-        max_queued: u64,
-    ) -> Result<Option<i64>, StoreError> {
-        each!(self, s => s.enqueue_bounded(new, max_queued).await)
+        bounds: QueueBounds,
+    ) -> Result<Enqueued, StoreError> {
+        each!(self, s => s.enqueue_bounded(new, bounds).await)
+    }
+
+    async fn cancel_queued(&self, owner: i64) -> Result<u64, StoreError> {
+        each!(self, s => s.cancel_queued(owner).await)
     }
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
@@ -304,8 +315,16 @@ impl ContestStore for Store {
         each!(self, s => s.rejudge_label(contest, label).await)
     }
 
-    async fn add_clarification(&self, new: NewClarification) -> Result<i64, StoreError> {
-        each!(self, s => s.add_clarification(new).await)
+    async fn add_clarification(
+        &self,
+        new: NewClarification,
+        rate: Option<crate::contest::Rate>,
+    ) -> Result<ClarificationAdded, StoreError> {
+        each!(self, s => s.add_clarification(new, rate).await)
+    }
+
+    async fn unanswered(&self, contest: &str) -> Result<u64, StoreError> {
+        each!(self, s => s.unanswered(contest).await)
     }
 
     async fn answer_clarification(
@@ -324,7 +343,8 @@ impl ContestStore for Store {
         &self,
         contest: &str,
         viewer: Option<i64>,
+        page: ClarificationPage,
     ) -> Result<Vec<Clarification>, StoreError> {
-        each!(self, s => s.clarifications(contest, viewer).await)
+        each!(self, s => s.clarifications(contest, viewer, page).await)
     }
 }

@@ -13,6 +13,7 @@ both!(
     the_rate_counts_stored_submissions_and_survives_a_restart,
     every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_board,
     clarifications_are_private_until_answered_to_all,
+    questions_are_rated_per_author_and_listed_by_pages,
 );
 
 fn t0() -> Timestamp {
@@ -56,6 +57,7 @@ fn new(owner: i64, label: &str, secs: i64, rate: Option<Rate>) -> NewContestSubm
         at: at(secs),
         rate,
         max_queued: 100,
+        max_per_user: None,
         register: true,
     }
 }
@@ -214,37 +216,43 @@ async fn clarifications_are_private_until_answered_to_all(b: &Backend) {
         public: false,
         at: at(60),
     };
-    let q1 = s
-        .add_clarification(ask(alice, "Is 0 a digit?"))
+    let q1 = added(
+        s.add_clarification(ask(alice, "Is 0 a digit?"), None)
+            .await
+            .unwrap(),
+    );
+    let q2 = added(
+        s.add_clarification(ask(bob, "May I use C++20?"), None)
+            .await
+            .unwrap(),
+    );
+    let news = added(
+        s.add_clarification(
+            NewClarification {
+                contest: "spring".into(),
+                author: Some(boss),
+                label: None,
+                question: None,
+                answer: Some("Problem B's limit is 2 s.".into()),
+                public: true,
+                at: at(120),
+            },
+            None,
+        )
         .await
-        .unwrap();
-    let q2 = s
-        .add_clarification(ask(bob, "May I use C++20?"))
-        .await
-        .unwrap();
-    let news = s
-        .add_clarification(NewClarification {
-            contest: "spring".into(),
-            author: Some(boss),
-            label: None,
-            question: None,
-            answer: Some("Problem B's limit is 2 s.".into()),
-            public: true,
-            at: at(120),
-        })
-        .await
-        .unwrap();
+        .unwrap(),
+    );
     let ids = |v: Vec<Clarification>| v.iter().map(|c| c.id).collect::<Vec<_>>();
     assert_eq!(
-        ids(s.clarifications("spring", Some(alice)).await.unwrap()),
+        ids(s.clarifications("spring", Some(alice), ALL).await.unwrap()),
         [q1, news]
     );
     assert_eq!(
-        ids(s.clarifications("spring", Some(bob)).await.unwrap()),
+        ids(s.clarifications("spring", Some(bob), ALL).await.unwrap()),
         [q2, news]
     );
     assert_eq!(
-        ids(s.clarifications("spring", None).await.unwrap()),
+        ids(s.clarifications("spring", None, ALL).await.unwrap()),
         [q1, q2, news]
     );
     assert!(s
@@ -255,7 +263,7 @@ async fn clarifications_are_private_until_answered_to_all(b: &Backend) {
         .answer_clarification("other", q2, "x", true, Some(boss), at(200))
         .await
         .unwrap());
-    let bobs = s.clarifications("spring", Some(bob)).await.unwrap();
+    let bobs = s.clarifications("spring", Some(bob), ALL).await.unwrap();
     assert_eq!(ids(bobs.clone()), [q1, q2, news]);
     assert_eq!(bobs[0].answer.as_deref(), Some("No: 1 to 9."));
     assert_eq!(bobs[0].author.as_deref(), Some("alice"));
@@ -268,4 +276,114 @@ async fn clarifications_are_private_until_answered_to_all(b: &Backend) {
         Some("2026-03-01T09:02:00.000Z")
     );
     assert!(!bobs[1].public);
+}
+
+const ALL: ClarificationPage = ClarificationPage {
+    after: None,
+    before: None,
+    limit: 500,
+    newest_first: false,
+};
+
+fn added(a: ClarificationAdded) -> i64 {
+    match a {
+        ClarificationAdded::Stored(id) => id,
+        other => panic!("not stored: {other:?}"),
+    }
+}
+
+async fn questions_are_rated_per_author_and_listed_by_pages(b: &Backend) {
+    let (s, alice, bob, boss) = store_with_users(b).await;
+    let ask = |author: i64, secs: i64| NewClarification {
+        contest: "spring".into(),
+        author: Some(author),
+        label: None,
+        question: Some(format!("question at {secs}")),
+        answer: None,
+        public: false,
+        at: at(secs),
+    };
+    let rate = Some(Rate {
+        submissions: 2,
+        per: SignedDuration::from_mins(10),
+    });
+    // Six at once from alice: exactly two stored (counted in the insert's transaction).
+    let tries: Vec<_> = (0..6)
+        .map(|_| {
+            let s = s.clone();
+            let q = ask(alice, 0);
+            tokio::spawn(async move { s.add_clarification(q, rate).await.unwrap() })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for t in tries {
+        answers.push(t.await.unwrap());
+    }
+    let stored = answers
+        .iter()
+        .filter(|a| matches!(a, ClarificationAdded::Stored(_)))
+        .count();
+    assert_eq!(stored, 2, "{answers:?}");
+    assert!(
+        answers.contains(&ClarificationAdded::RateLimited(SignedDuration::from_mins(
+            10
+        )))
+    );
+    // Bob's own span; announcements are never limited; ten minutes later alice fits again.
+    added(s.add_clarification(ask(bob, 60), rate).await.unwrap());
+    for secs in [61, 62, 63] {
+        let news = NewClarification {
+            author: Some(boss),
+            question: None,
+            answer: Some("news".into()),
+            public: true,
+            ..ask(boss, secs)
+        };
+        added(s.add_clarification(news, rate).await.unwrap());
+    }
+    added(s.add_clarification(ask(alice, 600), rate).await.unwrap());
+    assert_eq!(s.unanswered("spring").await.unwrap(), 4);
+
+    // Pages: oldest first after an id, newest first before one.
+    let ids = |v: Vec<Clarification>| v.iter().map(|c| c.id).collect::<Vec<_>>();
+    let all = ids(s.clarifications("spring", None, ALL).await.unwrap());
+    assert_eq!(all.len(), 7);
+    let page = |after, before, newest_first| ClarificationPage {
+        after,
+        before,
+        limit: 3,
+        newest_first,
+    };
+    assert_eq!(
+        ids(s
+            .clarifications("spring", None, page(None, None, false))
+            .await
+            .unwrap()),
+        all[..3]
+    );
+    assert_eq!(
+        ids(s
+            .clarifications("spring", None, page(Some(all[2]), None, false))
+            .await
+            .unwrap()),
+        all[3..6]
+    );
+    let newest: Vec<i64> = all.iter().rev().copied().collect();
+    assert_eq!(
+        ids(s
+            .clarifications("spring", None, page(None, None, true))
+            .await
+            .unwrap()),
+        newest[..3]
+    );
+    assert_eq!(
+        ids(s
+            .clarifications("spring", None, page(None, Some(newest[2]), true))
+            .await
+            .unwrap()),
+        newest[3..6]
+    );
+    // A contestant's pages hold their own and the public ones only.
+    let bobs = ids(s.clarifications("spring", Some(bob), ALL).await.unwrap());
+    assert_eq!(bobs.len(), 4, "{bobs:?}");
 }

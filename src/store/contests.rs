@@ -28,8 +28,12 @@ pub struct NewContestSubmission {
     /// The contest's per-user rate, checked in the same transaction as the insert over the
     /// owner's stored submissions to this contest (so it holds across restarts and races).
     pub rate: Option<Rate>,
-    /// Queued submissions allowed at most (`[server] max_queued`).
+    /// Queued submissions allowed at most (`[server] max_queued`: contest submissions may
+    /// use the contest reserve that plain ones may not).
     pub max_queued: u64,
+    /// The owner's queued submissions allowed at most (`[server] max_queued_per_user`);
+    /// `None` for the jury.
+    pub max_per_user: Option<u64>,
     /// Record the owner as a participant starting at `at` if not one yet (contestants; an
     /// admin's jury submission does not take part).
     pub register: bool,
@@ -42,6 +46,8 @@ pub enum ContestEnqueue {
     Stored(i64),
     /// The queue is full: nothing stored.
     QueueFull,
+    /// The owner has their bound of queued submissions already: nothing stored.
+    OwnerFull,
     /// Over the contest's rate: nothing stored; it fits again after this long.
     RateLimited(SignedDuration),
 }
@@ -123,6 +129,29 @@ pub struct NewClarification {
     pub at: Timestamp,
 }
 
+/// What storing a question or an announcement did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClarificationAdded {
+    /// Stored, with this id.
+    Stored(i64),
+    /// The author is over the question rate: nothing stored; a question fits again after
+    /// this long.
+    RateLimited(SignedDuration),
+}
+
+/// Which page of a contest's clarifications a listing reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClarificationPage {
+    /// Only ids above this one (the next page, oldest first).
+    pub after: Option<i64>,
+    /// Only ids below this one (the next page, newest first).
+    pub before: Option<i64>,
+    /// At most this many.
+    pub limit: u32,
+    /// Newest first (the pages) instead of oldest first (the API).
+    pub newest_first: bool,
+}
+
 /// A stored clarification, as the API shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Clarification {
@@ -200,11 +229,18 @@ pub trait ContestStore: Send + Sync + 'static {
         label: &str,
     ) -> impl Future<Output = Result<RejudgeCount, StoreError>> + Send;
 
-    /// Stores a question or an announcement; returns its id.
+    /// Stores a question or an announcement; returns its id. A question (with an author) is
+    /// refused when its author asked `rate` questions of this contest already in the span
+    /// (counted from the stored questions' contest-clock times, in the insert's
+    /// transaction).
     fn add_clarification(
         &self,
         new: NewClarification,
-    ) -> impl Future<Output = Result<i64, StoreError>> + Send;
+        rate: Option<Rate>,
+    ) -> impl Future<Output = Result<ClarificationAdded, StoreError>> + Send;
+
+    /// How many questions of `contest` wait for an answer.
+    fn unanswered(&self, contest: &str) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
     /// Answers clarification `id` of `contest` (again, if it was: the new answer replaces
     /// the old); `false` when there is none.
@@ -218,12 +254,13 @@ pub trait ContestStore: Send + Sync + 'static {
         at: Timestamp,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// The clarifications of `contest` oldest first: every one (`viewer` `None`), or those
+    /// One page of the clarifications of `contest`: every one (`viewer` `None`), or those
     /// `viewer` asked and the public ones.
     fn clarifications(
         &self,
         contest: &str,
         viewer: Option<i64>,
+        page: ClarificationPage,
     ) -> impl Future<Output = Result<Vec<Clarification>, StoreError>> + Send;
 }
 

@@ -150,6 +150,7 @@ async fn a_contest_rejudge_records_the_rejudging_nodes_hash(b: &Backend) {
             at,
             rate: None,
             max_queued: 100,
+            max_per_user: None,
             register: false,
         })
         .await

@@ -1,5 +1,5 @@
 //! The fair claim, on both backends: the unit case from issue 13, and `contest::pick` as the
-//! oracle of the SQL order on random queues.
+//! oracle of the SQL order on random queues (plain and contest submissions).
 
 use std::collections::HashMap;
 
@@ -28,6 +28,7 @@ async fn store_with_users(b: &Backend, users: usize) -> (Store, Vec<i64>) {
 
 both!(
     another_users_first_submission_overtakes_a_flood,
+    a_contest_submission_overtakes_a_plain_flood_even_with_one_worker,
     a_released_submission_keeps_its_owners_place,
 );
 
@@ -73,6 +74,34 @@ async fn another_users_first_submission_overtakes_a_flood(b: &Backend) {
     assert_eq!(s.depth().await.unwrap(), 47);
 }
 
+async fn a_contest_submission_overtakes_a_plain_flood_even_with_one_worker(b: &Backend) {
+    let (s, users) = store_with_users(b, 2).await;
+    let mut flood = Vec::new();
+    for _ in 0..20 {
+        flood.push(s.enqueue(owned(Some(users[0]))).await.unwrap());
+    }
+    let first = s.claim("w0").await.unwrap().unwrap();
+    assert_eq!(first.id, flood[0]);
+    let new = NewContestSubmission {
+        submission: owned(Some(users[1])),
+        contest: "spring".into(),
+        label: "A".into(),
+        at: "2026-03-01T09:00:00Z".parse().unwrap(),
+        rate: None,
+        max_queued: 100,
+        max_per_user: None,
+        register: true,
+    };
+    let ContestEnqueue::Stored(late) = s.enqueue_contest(new).await.unwrap() else {
+        panic!("not stored");
+    };
+    // The one worker finishes the flood's first: with nothing in flight for anyone, the
+    // contest submission goes next, not the flood's 19 older ones.
+    assert!(s.complete(first.id, first.attempt, &done()).await.unwrap());
+    assert_eq!(s.claim("w0").await.unwrap().unwrap().id, late);
+    assert_eq!(s.claim("w0").await.unwrap().unwrap().id, flood[1]);
+}
+
 async fn a_released_submission_keeps_its_owners_place(b: &Backend) {
     let (s, users) = store_with_users(b, 2).await;
     let a = s.enqueue(owned(Some(users[0]))).await.unwrap();
@@ -91,6 +120,7 @@ async fn a_released_submission_keeps_its_owners_place(b: &Backend) {
 #[derive(Debug, Clone)]
 enum Step {
     Submit(usize),
+    SubmitToContest(usize),
     Claim,
     Finish(usize),
     Release(usize),
@@ -99,6 +129,7 @@ enum Step {
 fn steps(users: usize) -> impl Strategy<Value = Vec<Step>> {
     let step = prop_oneof![
         3 => (0..=users).prop_map(Step::Submit),
+        1 => (0..=users).prop_map(Step::SubmitToContest),
         3 => Just(Step::Claim),
         1 => any::<usize>().prop_map(Step::Finish),
         1 => any::<usize>().prop_map(Step::Release),
@@ -116,19 +147,41 @@ async fn claims_follow_pick(
     let (s, ids) = store_with_users(b, users).await;
     let name = |owner: Option<i64>| owner.map_or("nobody".to_string(), |o| format!("u{o}"));
     // The model: who owns each submission, what waits, what is being judged (id, attempt).
-    let mut owners: HashMap<i64, String> = HashMap::new();
+    let mut owners: HashMap<i64, (String, bool)> = HashMap::new();
     let mut queued: Vec<Queued> = Vec::new();
     let mut flight: Vec<(i64, i64)> = Vec::new();
-    let waiting = |id: i64, owners: &HashMap<i64, String>| Queued {
-        id: id as u64,
-        user: owners.get(&id).cloned().unwrap_or_default(),
+    let waiting = |id: i64, owners: &HashMap<i64, (String, bool)>| {
+        let (user, contest) = owners.get(&id).cloned().unwrap_or_default();
+        Queued {
+            id: id as u64,
+            user,
+            contest,
+        }
     };
     for step in steps {
         match step {
             Step::Submit(u) => {
                 let owner = ids.get(u).copied();
                 let id = s.enqueue(owned(owner)).await.unwrap();
-                owners.insert(id, name(owner));
+                owners.insert(id, (name(owner), false));
+                queued.push(waiting(id, &owners));
+            }
+            Step::SubmitToContest(u) => {
+                let owner = ids.get(u).copied();
+                let new = NewContestSubmission {
+                    submission: owned(owner),
+                    contest: "spring".into(),
+                    label: "A".into(),
+                    at: "2026-03-01T09:00:00Z".parse().unwrap(),
+                    rate: None,
+                    max_queued: u64::MAX,
+                    max_per_user: None,
+                    register: false,
+                };
+                let ContestEnqueue::Stored(id) = s.enqueue_contest(new).await.unwrap() else {
+                    panic!("not stored");
+                };
+                owners.insert(id, (name(owner), true));
                 queued.push(waiting(id, &owners));
             }
             Step::Claim => {

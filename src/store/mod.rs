@@ -47,13 +47,14 @@ use std::path::PathBuf;
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 pub use any::Store;
 pub use contests::{
-    BoardData, BoardEntry, Clarification, ContestEnqueue, ContestState, ContestStore,
-    NewClarification, NewContestSubmission, Participant, RejudgeCount,
+    BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
+    ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,
 };
 pub use lease::{Lease, DEFAULT_LEASE};
 pub use location::Location;
 pub use model::{
-    Claimed, ListFilter, NewSubmission, RejudgeOutcome, StaleOutcome, Status, Submission,
+    Claimed, Enqueued, ListFilter, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome,
+    Status, Submission,
 };
 pub use node_data::{unclaimable, NodeData, QueuedGroup};
 pub use nodes::{Node, NodeKind, NodeRegistration, NodeStore};

@@ -18,6 +18,8 @@ pub enum Status {
     Running,
     /// Judged: verdict and results are final (until a rejudge).
     Done,
+    /// Cancelled by an admin while it waited in the queue: kept, never judged (final).
+    Cancelled,
 }
 
 impl Status {
@@ -28,7 +30,13 @@ impl Status {
             Status::Compiling => "compiling",
             Status::Running => "running",
             Status::Done => "done",
+            Status::Cancelled => "cancelled",
         }
+    }
+
+    /// Whether nothing more will happen to it (judged, or cancelled): the end of a wait.
+    pub fn is_final(self) -> bool {
+        matches!(self, Status::Done | Status::Cancelled)
     }
 
     pub(crate) fn parse(s: &str) -> Option<Status> {
@@ -37,6 +45,7 @@ impl Status {
             "compiling" => Status::Compiling,
             "running" => Status::Running,
             "done" => Status::Done,
+            "cancelled" => Status::Cancelled,
             _ => return None,
         })
     }
@@ -147,6 +156,48 @@ pub struct ListFilter {
     pub verdict: Option<Verdict>,
 }
 
+/// The bounds a new submission is stored under (checked in the insert's transaction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueueBounds {
+    /// Queued submissions (everyone's) at most for this kind of submission: `[server]
+    /// max_queued` for contest submissions, less the contest reserve for the others.
+    pub max_queued: u64,
+    /// The owner's own queued submissions at most (`[server] max_queued_per_user`); `None`:
+    /// not bounded (the jury, the open mode's host).
+    pub per_user: Option<u64>,
+}
+
+impl QueueBounds {
+    /// Only the global bound.
+    pub fn global(max_queued: u64) -> QueueBounds {
+        QueueBounds {
+            max_queued,
+            per_user: None,
+        }
+    }
+}
+
+/// What storing a bounded submission did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enqueued {
+    /// Stored and queued, with this id.
+    Stored(i64),
+    /// The queue is full (for this kind of submission): nothing stored.
+    QueueFull,
+    /// The owner has their bound of queued submissions already: nothing stored.
+    OwnerFull,
+}
+
+impl Enqueued {
+    /// The id, when stored.
+    pub fn id(self) -> Option<i64> {
+        match self {
+            Enqueued::Stored(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
 /// What [`super::Queue::requeue_stale`] did at start-up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct StaleOutcome {
@@ -165,6 +216,8 @@ pub enum RejudgeOutcome {
     AlreadyQueued,
     /// A worker is judging it right now.
     InProgress,
+    /// It was cancelled: final, never judged.
+    Cancelled,
     /// No such submission.
     NotFound,
 }

@@ -109,6 +109,21 @@ impl PgStore {
         self.list_filtered(owner, &filter, limit, before).await
     }
 
+    /// The owners with the most queued submissions (name, count), most first.
+    pub async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT u.name, COUNT(*) AS n FROM submissions s JOIN users u ON u.id = s.user_id
+             WHERE s.status = 'queued' GROUP BY u.name ORDER BY n DESC, u.name LIMIT $1",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, n)| (name, u64::try_from(n).unwrap_or(0)))
+            .collect())
+    }
+
     /// Submissions newest first, of one owner (`None`: everyone's), matching `filter`, older
     /// than `before` (an id): the admin page's filters.
     pub async fn list_filtered(

@@ -8,13 +8,15 @@ use jiff::Timestamp;
 
 use super::contest_rows::{assemble_board, rate_wait, ClarificationRow};
 use super::contests::{
-    db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
-    NewClarification, NewContestSubmission, RejudgeCount,
+    db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
+    ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
+    RejudgeCount,
 };
 use super::node_data::NodeData;
 use super::postgres::PgStore;
-use super::postgres_queue::notify_queue;
+use super::postgres_queue::{notify_queue, owner_lock, queued_of};
 use super::StoreError;
+use crate::contest::Rate;
 
 /// The submissions of one owner packed into one text (see `contest_rows::unpack`).
 const PACKED_ENTRIES: &str = "SELECT s.user_id, string_agg(
@@ -22,7 +24,8 @@ const PACKED_ENTRIES: &str = "SELECT s.user_id, string_agg(
         round(extract(epoch FROM s.submitted_at::timestamptz) * 1000)::bigint || ' ' ||
         s.status || ' ' || coalesce(s.verdict, '-') || ' ' || coalesce(s.score::text, '-'),
         ',')
-     FROM submissions s WHERE s.contest = $1 AND s.user_id IS NOT NULL
+     FROM submissions s
+     WHERE s.contest = $1 AND s.user_id IS NOT NULL AND s.status <> 'cancelled'
      GROUP BY s.user_id";
 
 impl ContestStore for PgStore {
@@ -77,6 +80,15 @@ impl ContestStore for PgStore {
         new: NewContestSubmission,
     ) -> Result<ContestEnqueue, StoreError> {
         let mut tx = self.pool.begin().await?;
+        if let (Some(owner), Some(per_user)) = (new.submission.owner, new.max_per_user) {
+            // Held to the commit, before the contest's lock (the plain route takes only this
+            // one): the owner's count is exact on every node.
+            owner_lock(&mut tx, owner).await?;
+            if u64::try_from(queued_of(&mut tx, owner).await?).unwrap_or(0) >= per_user {
+                tx.rollback().await?;
+                return Ok(ContestEnqueue::OwnerFull);
+            }
+        }
         let depth: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
                 .fetch_one(&mut *tx)
@@ -197,7 +209,7 @@ impl ContestStore for PgStore {
         let mut tx = self.pool.begin().await?;
         let pending: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM submissions
-             WHERE contest = $1 AND label = $2 AND status <> 'done'",
+             WHERE contest = $1 AND label = $2 AND status NOT IN ('done', 'cancelled')",
         )
         .bind(contest)
         .bind(label)
@@ -232,7 +244,37 @@ impl ContestStore for PgStore {
         })
     }
 
-    async fn add_clarification(&self, new: NewClarification) -> Result<i64, StoreError> {
+    async fn add_clarification(
+        &self,
+        new: NewClarification,
+        rate: Option<Rate>,
+    ) -> Result<ClarificationAdded, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if let (Some(rate), Some(author), Some(_)) = (rate, new.author, &new.question) {
+            // Held to the commit: this author's next question counts this one, on any node.
+            sqlx::query(
+                "SELECT pg_advisory_xact_lock(hashtextextended('clar/' || $1 || '/' || $2, 0))",
+            )
+            .bind(&new.contest)
+            .bind(author.to_string())
+            .execute(&mut *tx)
+            .await?;
+            let since = new.at.saturating_sub(rate.per).unwrap_or(Timestamp::MIN);
+            let recent: Vec<String> = sqlx::query_scalar(
+                "SELECT created_at FROM clarifications
+                 WHERE contest = $1 AND author_id = $2 AND question IS NOT NULL
+                   AND created_at > $3",
+            )
+            .bind(&new.contest)
+            .bind(author)
+            .bind(db_time(since))
+            .fetch_all(&mut *tx)
+            .await?;
+            if let Some(wait) = rate_wait(&rate, &recent, new.at)? {
+                tx.rollback().await?;
+                return Ok(ClarificationAdded::RateLimited(wait));
+            }
+        }
         let at = db_time(new.at);
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO clarifications
@@ -250,9 +292,21 @@ impl ContestStore for PgStore {
         .bind(&new.answer)
         .bind(new.public)
         .bind(at)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(ClarificationAdded::Stored(id))
+    }
+
+    async fn unanswered(&self, contest: &str) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM clarifications
+             WHERE contest = $1 AND question IS NOT NULL AND answer IS NULL",
+        )
+        .bind(contest)
         .fetch_one(&self.pool)
         .await?;
-        Ok(id)
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     async fn answer_clarification(
@@ -285,16 +339,22 @@ impl ContestStore for PgStore {
         &self,
         contest: &str,
         viewer: Option<i64>,
+        page: ClarificationPage,
     ) -> Result<Vec<Clarification>, StoreError> {
-        let rows: Vec<ClarificationRow> = sqlx::query_as(
+        let order = if page.newest_first { "DESC" } else { "ASC" };
+        let rows: Vec<ClarificationRow> = sqlx::query_as(&format!(
             "SELECT c.id, u.name AS author, c.author_id, c.label, c.question, c.answer, c.public,
                     c.created_at, c.answered_at
              FROM clarifications c LEFT JOIN users u ON u.id = c.author_id
              WHERE c.contest = $1 AND ($2::bigint IS NULL OR c.public OR c.author_id = $2)
-             ORDER BY c.id",
-        )
+               AND ($3::bigint IS NULL OR c.id > $3) AND ($4::bigint IS NULL OR c.id < $4)
+             ORDER BY c.id {order} LIMIT $5"
+        ))
         .bind(contest)
         .bind(viewer)
+        .bind(page.after)
+        .bind(page.before)
+        .bind(i64::from(page.limit))
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(Clarification::from).collect())

@@ -4,7 +4,9 @@
 
 use crate::judge::JudgeReport;
 
-use super::model::{signed, Claimed, NewSubmission, RejudgeOutcome, StaleOutcome, Status};
+use super::model::{
+    signed, Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome, Status,
+};
 use super::node_data::{refused_sql, NodeData, QueuedGroup};
 use super::postgres::{PgStore, QUEUE_CHANNEL};
 use super::queue::Queue;
@@ -27,7 +29,8 @@ pub(super) fn accepts(n: u8) -> String {
 fn fair_next() -> String {
     format!(
         "SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
-         ORDER BY (SELECT COUNT(*) FROM submissions f
+         ORDER BY q.contest IS NULL,
+                  (SELECT COUNT(*) FROM submissions f
                    WHERE f.status IN ('compiling', 'running')
                      AND f.user_id IS NOT DISTINCT FROM q.user_id),
                   q.queued_at, q.id
@@ -49,6 +52,26 @@ pub(super) async fn notify_queue(tx: &mut sqlx::PgConnection) -> Result<(), Stor
         .execute(tx)
         .await?;
     Ok(())
+}
+
+/// Takes the lock of `owner`'s queued submissions to the end of the transaction: their
+/// count (the per-user bound) is then exact across every API node.
+pub(super) async fn owner_lock(tx: &mut sqlx::PgConnection, owner: i64) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('queued/' || $1, 0))")
+        .bind(owner.to_string())
+        .execute(tx)
+        .await?;
+    Ok(())
+}
+
+/// How many submissions of `owner` are queued.
+pub(super) async fn queued_of(tx: &mut sqlx::PgConnection, owner: i64) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT COUNT(*) FROM submissions WHERE status = 'queued' AND user_id = $1",
+    )
+    .bind(owner)
+    .fetch_one(tx)
+    .await?)
 }
 
 async fn insert_queued(
@@ -154,35 +177,68 @@ impl Queue for PgStore {
         Ok(id)
     }
 
-    /// The count and the insert are one statement, without a lock: enqueuers never wait for
-    /// each other (a global lock would serialise every commit's flush), and concurrent ones
-    /// may overshoot `max_queued` by at most their number (the connections of the API nodes),
-    /// which keeps the bound's purpose: a flood cannot fill the disk.
+    /// The global count and the insert are one statement, without a global lock: enqueuers
+    /// never wait for each other (a global lock would serialise every commit's flush), and
+    /// concurrent ones may overshoot `max_queued` by at most their number (the connections of
+    /// the API nodes), which keeps the bound's purpose: a flood cannot fill the disk. The
+    /// owner's bound is exact: their submissions are counted under a lock of their own
+    /// ([`owner_lock`]), held to the commit.
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
-        max_queued: u64,
-    ) -> Result<Option<i64>, StoreError> {
+        bounds: QueueBounds,
+    ) -> Result<Enqueued, StoreError> {
         let mut tx = self.pool.begin().await?;
+        let per_user = match (new.owner, bounds.per_user) {
+            (Some(owner), Some(n)) => {
+                owner_lock(&mut tx, owner).await?;
+                Some(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            _ => None,
+        };
         let id: Option<i64> = sqlx::query_scalar(
             "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
              SELECT $1, $2, $3, $4, $6
              WHERE (SELECT COUNT(*) FROM submissions WHERE status = 'queued') < $5
+               AND ($7::bigint IS NULL OR (SELECT COUNT(*) FROM submissions
+                                           WHERE status = 'queued' AND user_id = $4) < $7)
              RETURNING id",
         )
         .bind(&new.problem)
         .bind(&new.language)
         .bind(&new.source)
         .bind(new.owner)
-        .bind(i64::try_from(max_queued).unwrap_or(i64::MAX))
+        .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
         .bind(&new.data_hash)
+        .bind(per_user)
         .fetch_optional(&mut *tx)
         .await?;
-        if id.is_some() {
-            notify_queue(&mut tx).await?;
-        }
+        let outcome = match id {
+            Some(id) => {
+                notify_queue(&mut tx).await?;
+                Enqueued::Stored(id)
+            }
+            None => match (new.owner, per_user) {
+                (Some(owner), Some(n)) if queued_of(&mut tx, owner).await? >= n => {
+                    Enqueued::OwnerFull
+                }
+                _ => Enqueued::QueueFull,
+            },
+        };
         tx.commit().await?;
-        Ok(id)
+        Ok(outcome)
+    }
+
+    async fn cancel_queued(&self, owner: i64) -> Result<u64, StoreError> {
+        let n = sqlx::query(
+            "UPDATE submissions SET status = 'cancelled', finished_at = sj_now()
+             WHERE user_id = $1 AND status = 'queued'",
+        )
+        .bind(owner)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n)
     }
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
@@ -310,6 +366,7 @@ impl Queue for PgStore {
                 RejudgeOutcome::AlreadyQueued
             }
             Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
+            Some(Some(Status::Cancelled)) => RejudgeOutcome::Cancelled,
             Some(Some(Status::Done)) | Some(None) => {
                 sqlx::query(&format!(
                     "UPDATE submissions

@@ -6,7 +6,7 @@ use std::future::Future;
 
 use crate::judge::JudgeReport;
 
-use super::model::{Claimed, NewSubmission, RejudgeOutcome, StaleOutcome};
+use super::model::{Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome};
 use super::StoreError;
 
 /// Durable queue operations the server and the workers rely on.
@@ -14,21 +14,20 @@ pub trait Queue: Send + Sync + 'static {
     /// Stores a new submission as `queued`; returns its id once it is durable.
     fn enqueue(&self, new: NewSubmission) -> impl Future<Output = Result<i64, StoreError>> + Send;
 
-    /// Stores a new submission as `queued` unless `max_queued` are already waiting (`None`
-    /// then, and nothing is stored): a flood of submissions cannot fill the disk. The default
-    /// checks then inserts; a backend should do both in one transaction, as SQLite's does.
+    /// Stores a new submission as `queued` unless `bounds.max_queued` are already waiting
+    /// (a flood cannot fill the disk) or its owner has `bounds.per_user` waiting already (one
+    /// user's flood cannot fill the queue); nothing is stored then. Both counts are made in
+    /// the insert's transaction (SQLite's writer; PostgreSQL's per-owner lock).
     fn enqueue_bounded(
         &self,
         new: NewSubmission,
-        max_queued: u64,
-    ) -> impl Future<Output = Result<Option<i64>, StoreError>> + Send {
-        async move {
-            if self.depth().await? >= max_queued {
-                return Ok(None);
-            }
-            self.enqueue(new).await.map(Some)
-        }
-    }
+        bounds: QueueBounds,
+    ) -> impl Future<Output = Result<Enqueued, StoreError>> + Send;
+
+    /// Cancels every queued submission of `owner` (an admin's decision): each keeps its
+    /// record, with the final status `cancelled`, and is never claimed; those being judged
+    /// are left to finish. Returns how many were cancelled.
+    fn cancel_queued(&self, owner: i64) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
     /// Atomically claims a queued submission (now `compiling`), if any: the oldest one of the
     /// owner with the fewest submissions being judged (`contest::pick`'s rule), so one

@@ -13,8 +13,8 @@ use crate::judge::JudgeReport;
 
 use super::lease::Lease;
 use super::model::{
-    signed, to_submission, to_test_result, Claimed, ListFilter, NewSubmission, RejudgeOutcome,
-    StaleOutcome, Status, Submission, SubmissionRow, TestRow,
+    signed, to_submission, to_test_result, Claimed, Enqueued, ListFilter, NewSubmission,
+    QueueBounds, RejudgeOutcome, StaleOutcome, Status, Submission, SubmissionRow, TestRow,
 };
 use super::node_data::NodeData;
 use super::queue::Queue;
@@ -47,12 +47,14 @@ pub(super) fn accepts(n: u8) -> String {
     )
 }
 
-/// `contest::pick`'s rule in one ORDER BY, among what this node accepts (`?4`): the oldest
-/// queued submission of the owner with the fewest in flight.
+/// `contest::pick`'s rule in one ORDER BY, among what this node accepts (`?4`): contest
+/// submissions first, then the oldest queued submission of the owner with the fewest in
+/// flight.
 fn fair_next() -> String {
     format!(
         "SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
-         ORDER BY (SELECT COUNT(*) FROM submissions f
+         ORDER BY q.contest IS NULL,
+                  (SELECT COUNT(*) FROM submissions f
                    WHERE f.status IN ('compiling', 'running') AND f.user_id IS q.user_id),
                   q.queued_at, q.id
          LIMIT 1",
@@ -183,6 +185,21 @@ impl SqliteStore {
         self.list_filtered(owner, &filter, limit, before).await
     }
 
+    /// The owners with the most queued submissions (name, count), most first.
+    pub async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT u.name, COUNT(*) AS n FROM submissions s JOIN users u ON u.id = s.user_id
+             WHERE s.status = 'queued' GROUP BY u.name ORDER BY n DESC, u.name LIMIT ?",
+        )
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, n)| (name, u64::try_from(n).unwrap_or(0)))
+            .collect())
+    }
+
     /// Submissions newest first, of one owner (`None`: everyone's), matching `filter`, older
     /// than `before` (an id): the admin page's filters.
     pub async fn list_filtered(
@@ -215,6 +232,34 @@ impl SqliteStore {
     }
 }
 
+/// Why a submission of `owner` may not be stored under `bounds` now (`None`: it may), in
+/// the insert's transaction: the owner's own bound first (their flood is theirs to wait
+/// for), then the queue's.
+pub(super) async fn queue_refusal(
+    tx: &mut sqlx::SqliteConnection,
+    owner: Option<i64>,
+    bounds: QueueBounds,
+) -> Result<Option<Enqueued>, StoreError> {
+    if let (Some(owner), Some(per_user)) = (owner, bounds.per_user) {
+        let mine: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM submissions WHERE user_id = ? AND status = 'queued'",
+        )
+        .bind(owner)
+        .fetch_one(&mut *tx)
+        .await?;
+        if u64::try_from(mine).unwrap_or(0) >= per_user {
+            return Ok(Some(Enqueued::OwnerFull));
+        }
+    }
+    let depth: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
+        .fetch_one(&mut *tx)
+        .await?;
+    if u64::try_from(depth).unwrap_or(0) >= bounds.max_queued {
+        return Ok(Some(Enqueued::QueueFull));
+    }
+    Ok(None)
+}
+
 async fn insert_queued(
     tx: &mut sqlx::SqliteConnection,
     new: &NewSubmission,
@@ -244,20 +289,31 @@ impl Queue for SqliteStore {
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
-        max_queued: u64,
-    ) -> Result<Option<i64>, StoreError> {
+        bounds: QueueBounds,
+    ) -> Result<Enqueued, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let depth: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
-                .fetch_one(&mut *tx)
-                .await?;
-        if u64::try_from(depth).unwrap_or(0) >= max_queued {
+        let refused = queue_refusal(&mut tx, new.owner, bounds).await?;
+        if let Some(refused) = refused {
             tx.rollback().await?;
-            return Ok(None);
+            return Ok(refused);
         }
         let id = insert_queued(&mut tx, &new).await?;
         tx.commit().await?;
-        Ok(Some(id))
+        Ok(Enqueued::Stored(id))
+    }
+
+    async fn cancel_queued(&self, owner: i64) -> Result<u64, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let n = sqlx::query(&format!(
+            "UPDATE submissions SET status = 'cancelled', finished_at = {NOW}
+             WHERE user_id = ? AND status = 'queued'"
+        ))
+        .bind(owner)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(n)
     }
 
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
@@ -399,6 +455,7 @@ impl Queue for SqliteStore {
                 RejudgeOutcome::AlreadyQueued
             }
             Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
+            Some(Some(Status::Cancelled)) => RejudgeOutcome::Cancelled,
             Some(Some(Status::Done)) | Some(None) => {
                 sqlx::query(&format!(
                     "UPDATE submissions

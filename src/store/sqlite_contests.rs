@@ -6,12 +6,15 @@ use jiff::Timestamp;
 
 use super::contest_rows::{assemble_board, rate_wait, ClarificationRow};
 use super::contests::{
-    db_time, parse_db_time, BoardData, Clarification, ContestEnqueue, ContestState, ContestStore,
-    NewClarification, NewContestSubmission, RejudgeCount,
+    db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
+    ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
+    RejudgeCount,
 };
+use super::model::{Enqueued, QueueBounds};
 use super::node_data::NodeData;
-use super::sqlite::{SqliteStore, STAMP};
+use super::sqlite::{queue_refusal, SqliteStore, STAMP};
 use super::StoreError;
+use crate::contest::Rate;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
@@ -20,7 +23,8 @@ const PACKED_ENTRIES: &str = "SELECT s.user_id, group_concat(
         s.id || ' ' || s.label || ' ' ||
         CAST(round(unixepoch(s.submitted_at, 'subsec') * 1000) AS INTEGER) || ' ' ||
         s.status || ' ' || coalesce(s.verdict, '-') || ' ' || coalesce(s.score, '-'), ',')
-     FROM submissions s WHERE s.contest = ? AND s.user_id IS NOT NULL
+     FROM submissions s
+     WHERE s.contest = ? AND s.user_id IS NOT NULL AND s.status <> 'cancelled'
      GROUP BY s.user_id";
 
 impl ContestStore for SqliteStore {
@@ -75,13 +79,19 @@ impl ContestStore for SqliteStore {
         new: NewContestSubmission,
     ) -> Result<ContestEnqueue, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let depth: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'queued'")
-                .fetch_one(&mut *tx)
-                .await?;
-        if u64::try_from(depth).unwrap_or(0) >= new.max_queued {
-            tx.rollback().await?;
-            return Ok(ContestEnqueue::QueueFull);
+        let bounds = QueueBounds {
+            max_queued: new.max_queued,
+            per_user: new.max_per_user,
+        };
+        match queue_refusal(&mut tx, new.submission.owner, bounds).await? {
+            None => {}
+            Some(refused) => {
+                tx.rollback().await?;
+                return Ok(match refused {
+                    Enqueued::OwnerFull => ContestEnqueue::OwnerFull,
+                    _ => ContestEnqueue::QueueFull,
+                });
+            }
         }
         if let (Some(rate), Some(owner)) = (new.rate, new.submission.owner) {
             let since = new.at.saturating_sub(rate.per).unwrap_or(Timestamp::MIN);
@@ -187,7 +197,8 @@ impl ContestStore for SqliteStore {
     async fn rejudge_label(&self, contest: &str, label: &str) -> Result<RejudgeCount, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let pending: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM submissions WHERE contest = ? AND label = ? AND status <> 'done'",
+            "SELECT COUNT(*) FROM submissions
+             WHERE contest = ? AND label = ? AND status NOT IN ('done', 'cancelled')",
         )
         .bind(contest)
         .bind(label)
@@ -222,8 +233,29 @@ impl ContestStore for SqliteStore {
         })
     }
 
-    async fn add_clarification(&self, new: NewClarification) -> Result<i64, StoreError> {
+    async fn add_clarification(
+        &self,
+        new: NewClarification,
+        rate: Option<Rate>,
+    ) -> Result<ClarificationAdded, StoreError> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        if let (Some(rate), Some(author), Some(_)) = (rate, new.author, &new.question) {
+            let since = new.at.saturating_sub(rate.per).unwrap_or(Timestamp::MIN);
+            let recent: Vec<String> = sqlx::query_scalar(
+                "SELECT created_at FROM clarifications
+                 WHERE contest = ? AND author_id = ? AND question IS NOT NULL
+                   AND created_at > ?",
+            )
+            .bind(&new.contest)
+            .bind(author)
+            .bind(db_time(since))
+            .fetch_all(&mut *tx)
+            .await?;
+            if let Some(wait) = rate_wait(&rate, &recent, new.at)? {
+                tx.rollback().await?;
+                return Ok(ClarificationAdded::RateLimited(wait));
+            }
+        }
         let at = db_time(new.at);
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO clarifications
@@ -244,7 +276,18 @@ impl ContestStore for SqliteStore {
         .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(id)
+        Ok(ClarificationAdded::Stored(id))
+    }
+
+    async fn unanswered(&self, contest: &str) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM clarifications
+             WHERE contest = ? AND question IS NOT NULL AND answer IS NULL",
+        )
+        .bind(contest)
+        .fetch_one(&self.reader)
+        .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     async fn answer_clarification(
@@ -278,16 +321,22 @@ impl ContestStore for SqliteStore {
         &self,
         contest: &str,
         viewer: Option<i64>,
+        page: ClarificationPage,
     ) -> Result<Vec<Clarification>, StoreError> {
-        let rows: Vec<ClarificationRow> = sqlx::query_as(
+        let order = if page.newest_first { "DESC" } else { "ASC" };
+        let rows: Vec<ClarificationRow> = sqlx::query_as(&format!(
             "SELECT c.id, u.name AS author, c.author_id, c.label, c.question, c.answer, c.public,
                     c.created_at, c.answered_at
              FROM clarifications c LEFT JOIN users u ON u.id = c.author_id
              WHERE c.contest = ?1 AND (?2 IS NULL OR c.public OR c.author_id = ?2)
-             ORDER BY c.id",
-        )
+               AND (?3 IS NULL OR c.id > ?3) AND (?4 IS NULL OR c.id < ?4)
+             ORDER BY c.id {order} LIMIT ?5"
+        ))
         .bind(contest)
         .bind(viewer)
+        .bind(page.after)
+        .bind(page.before)
+        .bind(i64::from(page.limit))
         .fetch_all(&self.reader)
         .await?;
         Ok(rows.into_iter().map(Clarification::from).collect())

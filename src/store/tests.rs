@@ -50,6 +50,7 @@ both!(
     data_survives_reopening,
     a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound,
     a_full_queue_stores_nothing,
+    one_users_queue_is_bounded_and_an_admin_cancels_it,
     depths_count_each_status,
 );
 
@@ -73,15 +74,151 @@ async fn depths_count_each_status(b: &Backend) {
 
 async fn a_full_queue_stores_nothing(b: &Backend) {
     let s = b.open().await;
+    let three = QueueBounds::global(3);
     for _ in 0..3 {
-        assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+        assert!(s
+            .enqueue_bounded(new("sudoku"), three)
+            .await
+            .unwrap()
+            .id()
+            .is_some());
     }
-    assert_eq!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap(), None);
+    assert_eq!(
+        s.enqueue_bounded(new("sudoku"), three).await.unwrap(),
+        Enqueued::QueueFull
+    );
     assert_eq!(s.depth().await.unwrap(), 3);
     // A claim makes room.
     s.claim("w0").await.unwrap().unwrap();
-    assert!(s.enqueue_bounded(new("sudoku"), 3).await.unwrap().is_some());
+    assert!(s
+        .enqueue_bounded(new("sudoku"), three)
+        .await
+        .unwrap()
+        .id()
+        .is_some());
     assert_eq!(s.list(None, 10, None).await.unwrap().len(), 4);
+}
+
+async fn users(s: &Store, names: &[&str]) -> Vec<i64> {
+    let users: Vec<NewUser> = names
+        .iter()
+        .map(|n| NewUser {
+            name: crate::accounts::UserName::parse(n).unwrap(),
+            display_name: String::new(),
+            role: crate::accounts::Role::Contestant,
+            password_hash: "$argon2id$stub".into(),
+        })
+        .collect();
+    s.add_users(&users).await.unwrap()
+}
+
+fn owned(problem: &str, owner: i64) -> NewSubmission {
+    NewSubmission {
+        owner: Some(owner),
+        ..new(problem)
+    }
+}
+
+async fn one_users_queue_is_bounded_and_an_admin_cancels_it(b: &Backend) {
+    let s = b.open().await;
+    let ids = users(&s, &["mallory", "alice"]).await;
+    let (mallory, alice) = (ids[0], ids[1]);
+    let bounds = QueueBounds {
+        max_queued: 6,
+        per_user: Some(3),
+    };
+    // Ten at once from one user: exactly three stored (counted in the insert's transaction).
+    let tries: Vec<_> = (0..10)
+        .map(|_| {
+            let s = s.clone();
+            tokio::spawn(async move { s.enqueue_bounded(owned("sudoku", mallory), bounds).await })
+        })
+        .collect();
+    let mut answers = Vec::new();
+    for t in tries {
+        answers.push(t.await.unwrap().unwrap());
+    }
+    let flood: Vec<i64> = answers.iter().filter_map(|a| a.id()).collect();
+    assert_eq!(flood.len(), 3, "{answers:?}");
+    assert!(answers
+        .iter()
+        .all(|a| a.id().is_some() || *a == Enqueued::OwnerFull));
+    // Another user still gets in; the global bound still holds (the owner's first).
+    for _ in 0..3 {
+        assert!(s
+            .enqueue_bounded(owned("sudoku", alice), bounds)
+            .await
+            .unwrap()
+            .id()
+            .is_some());
+    }
+    assert_eq!(
+        s.enqueue_bounded(owned("sudoku", alice), bounds)
+            .await
+            .unwrap(),
+        Enqueued::OwnerFull
+    );
+    let unbounded = QueueBounds::global(6);
+    assert_eq!(
+        s.enqueue_bounded(owned("sudoku", alice), unbounded)
+            .await
+            .unwrap(),
+        Enqueued::QueueFull
+    );
+    assert_eq!(
+        s.queued_by_owner(10).await.unwrap(),
+        vec![("alice".to_string(), 3), ("mallory".to_string(), 3)]
+    );
+
+    // One of mallory's is being judged; the admin cancels her queue.
+    // (The fair claim takes the oldest of the owners with nothing in flight: mallory's.)
+    let judging = s.claim("w0").await.unwrap().unwrap();
+    assert!(flood.contains(&judging.id));
+    assert_eq!(s.cancel_queued(mallory).await.unwrap(), 2);
+    assert_eq!(
+        s.cancel_queued(mallory).await.unwrap(),
+        0,
+        "nothing left to cancel"
+    );
+    for id in &flood {
+        let got = s.get(*id).await.unwrap().unwrap();
+        if *id == judging.id {
+            assert_eq!(
+                got.status,
+                Status::Compiling,
+                "the one being judged finishes"
+            );
+        } else {
+            assert_eq!(
+                (got.status, got.verdict, got.tests.len()),
+                (Status::Cancelled, None, 0)
+            );
+            assert!(got.finished_at.is_some(), "{got:?}");
+            assert!(got.status.is_final());
+            // Final: never queued again, not even by a rejudge.
+            assert_eq!(s.rejudge(*id).await.unwrap(), RejudgeOutcome::Cancelled);
+        }
+    }
+    assert!(s
+        .complete(judging.id, judging.attempt, &report(Verdict::AC, 1))
+        .await
+        .unwrap());
+    // The workers never claim a cancelled one: only alice's are left.
+    let mut claimed = Vec::new();
+    while let Some(c) = s.claim("w1").await.unwrap() {
+        claimed.push(c.id);
+    }
+    assert_eq!(claimed.len(), 3);
+    assert!(claimed.iter().all(|id| !flood.contains(id)));
+    assert_eq!(s.depth().await.unwrap(), 0);
+    assert_eq!(s.queued_by_owner(10).await.unwrap(), vec![]);
+    // Mallory's bound counts queued submissions only: she may submit again.
+    assert!(s
+        .enqueue_bounded(owned("sudoku", mallory), bounds)
+        .await
+        .unwrap()
+        .id()
+        .is_some());
 }
 
 async fn creates_the_store_and_claims_oldest_first_exactly_once(b: &Backend) {
@@ -253,4 +390,96 @@ async fn a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound(b
     assert_eq!(got.verdict, Some(Verdict::SE));
     assert!(got.message.unwrap().contains("3 times"));
     assert!(s.claim("w0").await.unwrap().is_none());
+}
+
+/// Migration 0008 rebuilds the SQLite submissions table (a new status, `cancelled`): a
+/// database made by migrations 0001-0007, with submissions and test results, keeps every row,
+/// every result, its id sequence and its contest triggers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cancelled_status_migration_keeps_every_row_and_result() {
+    use sqlx::sqlite::SqliteConnectOptions;
+    use std::borrow::Cow;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let options = SqliteConnectOptions::new()
+            .filename(&path)
+            .create_if_missing(true)
+            .foreign_keys(true);
+        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+        let all = sqlx::migrate!();
+        let old = sqlx::migrate::Migrator {
+            migrations: Cow::Owned(
+                all.iter()
+                    .filter(|m| m.version <= 7)
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
+            ..all
+        };
+        old.run(&pool).await.unwrap();
+        for i in 1..=3 {
+            sqlx::query(
+                "INSERT INTO submissions (problem, language, source, status, verdict, score,
+                                          contest, label, submitted_at)
+                 VALUES ('sudoku', 'c', ?, 'done', 'WA', 0, 'spring', 'A', '2026-03-01T09:00:00.000Z')",
+            )
+            .bind(format!("int main(){{return {i};}}"))
+            .execute(&pool)
+            .await
+            .unwrap();
+            sqlx::query(
+                "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms,
+                                           wall_ms, memory_kib)
+                 VALUES (?, 0, 'secret/1', 'WA', 1, 2, 3)",
+            )
+            .bind(i64::from(i))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+        // The last one is gone: ids must not be reused after the rebuild.
+        sqlx::query("DELETE FROM submissions WHERE id = 3")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+    let s = SqliteStore::open(&path).await.unwrap();
+    for id in [1, 2] {
+        let got = s.get(id).await.unwrap().unwrap();
+        assert_eq!(
+            (
+                got.status,
+                got.verdict,
+                got.tests.len(),
+                got.contest.as_deref()
+            ),
+            (Status::Done, Some(Verdict::WA), 1, Some("spring"))
+        );
+        assert_eq!(got.tests[0].name, "secret/1");
+    }
+    assert!(s.get(3).await.unwrap().is_none());
+    assert_eq!(
+        s.enqueue(new("sudoku")).await.unwrap(),
+        4,
+        "the id sequence goes on"
+    );
+    // The contest triggers are back: a contest submission bumps the board's version.
+    let before = s.contest_state("spring").await.unwrap().version;
+    sqlx::query("UPDATE submissions SET score = 100 WHERE id = 1")
+        .execute(&s.writer)
+        .await
+        .unwrap();
+    assert_eq!(s.contest_state("spring").await.unwrap().version, before + 1);
+    // Results still go with their submission.
+    sqlx::query("DELETE FROM submissions WHERE id = 2")
+        .execute(&s.writer)
+        .await
+        .unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM test_results")
+        .fetch_one(&s.writer)
+        .await
+        .unwrap();
+    assert_eq!(left, 1);
 }

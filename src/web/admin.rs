@@ -1,5 +1,5 @@
 //! `/admin`: the queue, contests (results CSV, questions waiting for an answer), users (add,
-//! import a roster, disable, enable), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
+//! import a roster, disable, enable, cancel their queued submissions), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
 //! the same code as `sudojudge user add|import` ([`roster`] and the store).
 
 use askama::Template;
@@ -10,9 +10,9 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::accounts::{access, roster, Caller, Role, UserName};
-use crate::server::contests::clarify;
+use crate::server::api_users::cancel_queued;
 use crate::server::AppState;
-use crate::store::{AccountStore, NewUser, Queue, StoreError, User};
+use crate::store::{AccountStore, ContestStore, NewUser, Queue, StoreError, User};
 
 use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
 
@@ -25,18 +25,39 @@ struct AdminPage {
     nav: Nav,
     contests: Vec<ContestLine>,
     me: Option<String>,
-    users: Vec<User>,
+    users: Vec<UserLine>,
     queued: u64,
     notice: Option<String>,
     error: Option<String>,
     created: Vec<(String, String, String)>,
 }
 
+/// A user on the admin page, with their queued submissions (cancel them all from here).
+struct UserLine {
+    name: String,
+    display_name: String,
+    role: &'static str,
+    disabled: bool,
+    queued: u64,
+}
+
+impl UserLine {
+    fn of(u: User, queued: &std::collections::HashMap<String, u64>) -> UserLine {
+        UserLine {
+            queued: queued.get(u.name.as_str()).copied().unwrap_or(0),
+            name: u.name.to_string(),
+            display_name: u.display_name,
+            role: u.role.as_str(),
+            disabled: u.disabled,
+        }
+    }
+}
+
 /// A contest on the admin page: its links and the questions waiting for an answer.
 struct ContestLine {
     id: String,
     title: String,
-    unanswered: usize,
+    unanswered: u64,
 }
 
 /// What the page says after an action.
@@ -59,16 +80,29 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
         .depth()
         .await
         .map_err(|e| WebError::api(&nav, e.into()))?;
+    let by_owner: std::collections::HashMap<String, u64> = state
+        .store
+        .queued_by_owner(u32::try_from(users.len()).unwrap_or(u32::MAX).max(1))
+        .await
+        .map_err(|e| WebError::api(&nav, e.into()))?
+        .into_iter()
+        .collect();
+    let users = users
+        .into_iter()
+        .map(|u| UserLine::of(u, &by_owner))
+        .collect();
     let mut contests = Vec::new();
     for c in state.contests.all() {
         let id = c.id.as_str();
-        let questions = clarify::list(state, caller, id)
+        let unanswered = state
+            .store
+            .unanswered(id)
             .await
-            .map_err(|e| WebError::api(&nav, e))?;
+            .map_err(|e| WebError::api(&nav, e.into()))?;
         contests.push(ContestLine {
             id: id.to_string(),
             title: c.title.clone(),
-            unanswered: questions.iter().filter(|q| q.answer.is_none()).count(),
+            unanswered,
         });
     }
     Ok(render_with(
@@ -225,7 +259,8 @@ pub async fn import(
     page(&state, &caller, nav, outcome).await
 }
 
-/// Disables (`disable`) or enables (`enable`) a user; disabling revokes every token at once.
+/// Disables (`disable`) or enables (`enable`) a user (disabling revokes every token at
+/// once), or cancels their queued submissions (`cancel`).
 pub async fn set_state(
     State(state): State<AppState>,
     Visitor { caller, nav }: Visitor,
@@ -235,6 +270,20 @@ pub async fn set_state(
     let disabled = match action.as_str() {
         "disable" => true,
         "enable" => false,
+        "cancel" => {
+            // Every queued submission of theirs: the API's service.
+            let done = cancel_queued(&state, &caller, &name)
+                .await
+                .map_err(|e| WebError::api(&nav, e))?;
+            let outcome = Outcome {
+                notice: Some(format!(
+                    "cancelled {} queued submission(s) of {}: kept as cancelled, never judged",
+                    done.cancelled, done.user
+                )),
+                ..Outcome::default()
+            };
+            return page(&state, &caller, nav, outcome).await;
+        }
         _ => return Err(WebError::not_found(&nav, format!("no action {action:?}"))),
     };
     let missing = || WebError::not_found(&nav, format!("no user {name:?}"));

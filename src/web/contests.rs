@@ -4,16 +4,18 @@
 //! functions the JSON API calls; this file only lays their answers out.
 
 use askama::Template;
-use axum::extract::{Multipart, Path, State};
+use axum::extract::{Multipart, Path, Query, State};
 use axum::Form;
 use serde::Deserialize;
 
 use crate::accounts::{access, Caller, Decision};
-use crate::contest::Format;
 use crate::server::contests::board;
 use crate::server::contests::clarify::{self, AnswerRequest, ClarificationRequest};
+use crate::server::contests::outside;
 use crate::server::contests::view::{self, ContestView};
 use crate::server::{ApiError, AppState};
+use crate::store::contests::db_time;
+use crate::store::ClarificationPage;
 
 use super::page::{fmt, render, see_other, Nav, Visitor, WebError, WebResult};
 use super::problems::{submit_source, ContestCrumb, ProblemPage, Target};
@@ -127,13 +129,25 @@ struct ContestPage {
     start_label: &'static str,
     jury: bool,
     can_unfreeze: bool,
+    freeze_note: Option<String>,
     problems: Vec<ProblemRow>,
     problems_note: String,
     labels: Vec<String>,
     announcements: Vec<ClarRow>,
     questions: Vec<ClarRow>,
     can_ask: bool,
+    max_chars: usize,
+    older: Option<String>,
     error: Option<String>,
+}
+
+/// Clarifications per page of the contest page (newest first).
+const CLARIFICATIONS_PER_PAGE: u32 = 50;
+
+/// The contest page's query: the page of clarifications (ids below `before`).
+#[derive(Debug, Default, Deserialize)]
+pub struct ContestQuery {
+    before: Option<i64>,
 }
 
 /// The contest page (with an error from a form, when one was refused).
@@ -142,6 +156,7 @@ async fn contest_page(
     caller: &Caller,
     nav: Nav,
     id: &str,
+    before: Option<i64>,
     error: Option<String>,
 ) -> WebResult {
     let v = view::get(state, caller, id)
@@ -153,9 +168,21 @@ async fn contest_page(
         .ok_or_else(|| WebError::not_found(&nav, format!("no contest {id:?}")))?;
     let jury = access::contest_jury(caller) == Decision::Allow;
     let (clock, countdown) = clock_words(&v);
-    let clarifications = clarify::list(state, caller, id)
+    let freezes_at = crate::contest::freeze_begins(c);
+    let now = state.contests.now();
+    let page = ClarificationPage {
+        after: None,
+        before,
+        limit: CLARIFICATIONS_PER_PAGE,
+        newest_first: true,
+    };
+    let clarifications = clarify::list(state, caller, id, page)
         .await
         .map_err(|e| page_error(&nav, e))?;
+    let older = (clarifications.len() == CLARIFICATIONS_PER_PAGE as usize)
+        .then(|| clarifications.last().map(|k| k.id))
+        .flatten()
+        .map(|last| format!("/contests/{id}?before={last}"));
     let (announcements, questions): (Vec<_>, Vec<_>) = clarifications
         .into_iter()
         .map(|k| {
@@ -202,8 +229,18 @@ async fn contest_page(
             "Take part"
         },
         jury,
-        can_unfreeze: jury && c.format == Format::Icpc && !c.freeze.is_zero() && !v.unfrozen,
-        labels: c.problems.iter().map(|p| p.label.to_string()).collect(),
+        // The jury unfreezes only once the freeze has begun (the service refuses earlier).
+        can_unfreeze: jury && freezes_at.is_some_and(|t| now >= t) && !v.unfrozen,
+        freeze_note: freezes_at
+            .filter(|t| jury && now < *t)
+            .map(|t| format!("The board freezes at {} UTC.", fmt::when(&db_time(t)))),
+        // A question names a problem only once the caller may see them (else the service
+        // refuses it, the same for every name).
+        labels: if v.problems_visible {
+            c.problems.iter().map(|p| p.label.to_string()).collect()
+        } else {
+            Vec::new()
+        },
         problems: v
             .problems
             .iter()
@@ -218,6 +255,8 @@ async fn contest_page(
         announcements: announcements.into_iter().map(|(_, r)| r).collect(),
         questions: questions.into_iter().map(|(_, r)| r).collect(),
         can_ask: jury || (v.you.participant && matches!(caller, Caller::User(_))),
+        max_chars: state.max_question_chars,
+        older,
         error,
         nav,
     }))
@@ -228,8 +267,9 @@ pub async fn show(
     State(state): State<AppState>,
     Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
+    Query(q): Query<ContestQuery>,
 ) -> WebResult {
-    contest_page(&state, &caller, nav, &id, None).await
+    contest_page(&state, &caller, nav, &id, q.before, None).await
 }
 
 /// A refused contest form: the page again with the reason, in the refusal's status.
@@ -240,7 +280,7 @@ async fn refused(state: &AppState, caller: &Caller, nav: Nav, id: &str, e: ApiEr
         });
     }
     let (status, _) = e.status_and_code();
-    let mut page = contest_page(state, caller, nav, id, Some(e.to_string())).await?;
+    let mut page = contest_page(state, caller, nav, id, None, Some(e.to_string())).await?;
     *page.status_mut() = status;
     Ok(page)
 }
@@ -257,12 +297,24 @@ pub async fn start(
     }
 }
 
-/// The jury unfreezes the board.
+/// The unfreeze form: its confirmation box.
+#[derive(Debug, Deserialize)]
+pub struct UnfreezeForm {
+    confirm: Option<String>,
+}
+
+/// The jury unfreezes the board, once it confirmed (the box ticked): an unfreeze publishes
+/// every result the freeze hid, to everyone.
 pub async fn unfreeze(
     State(state): State<AppState>,
     Visitor { caller, nav }: Visitor,
     Path(id): Path<String>,
+    Form(f): Form<UnfreezeForm>,
 ) -> WebResult {
+    if f.confirm.is_none() && access::contest_jury(&caller) == Decision::Allow {
+        let why = "tick the box to confirm: an unfreeze publishes every result the freeze hid";
+        return refused(&state, &caller, nav, &id, ApiError::Invalid(why.into())).await;
+    }
     match board::unfreeze(&state, &caller, &id).await {
         Ok(()) => Ok(see_other(&format!("/contests/{id}/scoreboard"))),
         Err(e) => refused(&state, &caller, nav, &id, e).await,
@@ -333,12 +385,20 @@ async fn problem_page(
     let v = view::get(state, caller, id)
         .await
         .map_err(|e| page_error(&nav, e))?;
-    let closed = (!v.you.may_submit).then(|| match v.you.phase {
+    let mut closed = (!v.you.may_submit).then(|| match v.you.phase {
         "over" => "The contest is over for you: submitting is closed.".to_string(),
         "ready" => "Start your timer on the contest's page to submit.".to_string(),
         _ if !v.you.participant => "You are not a participant of this contest.".to_string(),
         _ => "Submitting is not open to you now.".to_string(),
     });
+    if closed.is_none() {
+        // Another contest holding the problem for the caller (the same rule as the submit).
+        if let Err(e @ ApiError::InContest { .. }) =
+            outside::check(state, caller, &p.id, Some(id)).await
+        {
+            closed = Some(e.to_string());
+        }
+    }
     let crumb = ContestCrumb {
         id: id.to_string(),
         title: v.summary.title.clone(),

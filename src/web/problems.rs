@@ -11,6 +11,7 @@ use crate::accounts::{access, Caller};
 use crate::problem::Problem;
 use crate::server::api_submissions::enqueue;
 use crate::server::contests::hiding::problem_visible;
+use crate::server::contests::outside;
 use crate::server::contests::submit::{self, ContestSubmitRequest};
 use crate::server::AppState;
 
@@ -164,8 +165,14 @@ pub async fn show(
 ) -> WebResult {
     let p = visible(&state, &caller, &nav, &id)?;
     let action = format!("/problems/{}/submit", p.id);
+    // A contest holding the problem for the caller: the form gives way to the reason (the
+    // submit handler refuses it anyway, through the same rule).
+    let closed = match outside::check(&state, &caller, &p.id, None).await {
+        Err(e @ crate::server::ApiError::InContest { .. }) => Some(e.to_string()),
+        _ => None,
+    };
     Ok(render(&ProblemPage::new(
-        &state, nav, p, None, action, None,
+        &state, nav, p, None, action, closed,
     )))
 }
 

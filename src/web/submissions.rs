@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::accounts::{access, Caller, SubmissionScope};
 use crate::judge::Verdict;
 use crate::server::api_submissions::requeue;
-use crate::server::contests::hiding::shown;
+use crate::server::contests::hiding::{problem_visible, shown};
 use crate::server::feedback::is_sample;
 use crate::server::AppState;
 use crate::store::{AccountStore, ListFilter, Status, Submission};
@@ -62,6 +62,7 @@ impl Row {
         let (result, class) = match (s.status, s.verdict) {
             (Status::Done, _) if s.results_hidden => ("judged".to_string(), "judged".to_string()),
             (Status::Done, Some(v)) => (v.as_str().to_string(), v.as_str().to_ascii_lowercase()),
+            (Status::Cancelled, _) => ("cancelled".to_string(), "judged".to_string()),
             (status, _) => (status.as_str().to_string(), "pending".to_string()),
         };
         Row {
@@ -164,9 +165,12 @@ pub async fn list(
         nav,
         all,
         pending: rows.iter().any(|r| r.class == "pending"),
+        // Only the problems the caller may see: a problem of an unopened contest is not
+        // named here either.
         problems: state
             .problems
             .keys()
+            .filter(|p| problem_visible(&state, &caller, p))
             .map(|p| (p.clone(), *p == filter.problem))
             .collect(),
         verdicts: Verdict::ALL
@@ -315,7 +319,7 @@ pub async fn show(
                 .contains_key(&s.problem)
                 .then(|| format!("/problems/{}", s.problem)),
         },
-        pending: s.status != Status::Done,
+        pending: !s.status.is_final(),
         message: s.message.clone(),
         s: Row::of(&s),
         nav,

@@ -363,6 +363,7 @@ async fn an_icpc_contest_submission_stops_at_its_first_failing_test() {
         at: jiff::Timestamp::UNIX_EPOCH,
         rate: None,
         max_queued: 100,
+        max_per_user: None,
         register: false,
     };
     let mut ids = Vec::new();

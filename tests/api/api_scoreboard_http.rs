@@ -165,7 +165,8 @@ async fn an_admin_refreezes_the_board_after_unfreezing_it() {
     let open: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(pending(&open), (json!(false), json!("solved"), json!(1)));
 
-    // Frozen again: the public board is the frozen one again, at a new version.
+    // Frozen again: the public board is the frozen one again, with the frozen board's
+    // version and tag (a frozen board's version tags what it shows).
     let (s, v) = j.post("/api/contests/spring/freeze", boss, None).await;
     assert_eq!((s, v), (200, json!({"unfrozen": false})));
     let refrozen = j.board("spring", &j.alice).await;
@@ -174,11 +175,14 @@ async fn an_admin_refreezes_the_board_after_unfreezing_it() {
         (json!(true), json!("pending"), json!(0)),
         "{refrozen}"
     );
-    assert!(refrozen["version"].as_u64() > open["version"].as_u64());
+    assert_eq!(refrozen["version"], frozen["version"]);
+    assert_ne!(refrozen["version"], open["version"]);
     assert_eq!(refrozen["rows"], frozen["rows"]);
+    let (s, _, _) = read(&j, &j.alice, &[("if-none-match", &frozen_tag)]).await;
+    assert_eq!(s, 304, "the frozen board's tag is current again");
     let (_, spring) = j.get("/api/contests/spring", alice).await;
     assert_eq!(spring["unfrozen"], false);
-    // Admins still see the whole board; a second freeze changes nothing but the version.
+    // Admins still see the whole board; a second freeze changes nothing the public sees.
     let whole = j.board("spring", &j.boss).await;
     assert_eq!(pending(&whole), (json!(false), json!("solved"), json!(1)));
     let (s, v) = j.post("/api/contests/spring/freeze", boss, None).await;

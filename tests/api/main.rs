@@ -27,3 +27,5 @@ mod api_scoreboard_load;
 mod api_startup;
 mod api_strangers;
 mod api_verdicts;
+mod contest_rules;
+mod contest_views;

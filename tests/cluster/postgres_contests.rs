@@ -106,7 +106,8 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
     let bob = login(&c, &two.base, "bob", PW).await;
 
     // The worker judges a contest submission in icpc's mode: a WA stops at its first failing
-    // test; the same source outside the contest runs every test.
+    // test; the same source outside the contest (the jury's: a contestant's is refused while
+    // the contest runs, on every node) runs every test.
     let wrong = package::python_solution(&pkg, 0, false);
     let (s, v) = submit(&c, &one, &alice, &wrong).await;
     assert_eq!(s, 202, "{v}");
@@ -121,14 +122,23 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
         (in_contest["contest"].clone(), in_contest["label"].clone()),
         (json!("cup"), json!("A"))
     );
-    let (s, v) = post_as(
-        &c,
-        &one,
-        "/api/submissions",
-        Some(&alice),
-        Some(json!({"problem": "binary-sudoku", "language": "python", "source": wrong})),
-    )
-    .await;
+    let plain = json!({"problem": "binary-sudoku", "language": "python", "source": wrong});
+    for node in [&one, &two] {
+        let (s, v) = post_as(
+            &c,
+            node,
+            "/api/submissions",
+            Some(&alice),
+            Some(plain.clone()),
+        )
+        .await;
+        assert_eq!(
+            (s, v["error"]["code"].clone()),
+            (403, json!("in_contest")),
+            "{v}"
+        );
+    }
+    let (s, v) = post_as(&c, &one, "/api/submissions", Some(&boss), Some(plain)).await;
     assert_eq!(s, 202, "{v}");
     let outside = wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
     assert_eq!(outside["verdict"], "WA");

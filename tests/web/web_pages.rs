@@ -433,8 +433,9 @@ async fn csrf_cookies_sign_out_and_escaping() {
     );
 
     // JSON with the session cookie: state changes need the token in X-CSRF-Token; reads
-    // do not; Bearer clients never need it.
-    let body = json!({"problem": "binary-sudoku", "language": "python", "source": "print(0)"});
+    // do not; Bearer clients never need it. (sudoku-hard: the cup holds binary-sudoku for
+    // its contestants while it runs.)
+    let body = json!({"problem": "sudoku-hard", "language": "python", "source": "print(0)"});
     let r = c
         .post(d.url("/api/submissions"))
         .json(&body)
@@ -701,12 +702,27 @@ async fn contest_forms_start_ask_answer_announce_unfreeze() {
         .0,
         403
     );
-    let (s, at_, _) = post_form(
+    // The jury confirms first: without the box ticked, the page again with the reason.
+    let (s, _, html) = post_form(
         &p.boss,
         &d,
         "/contests/frozen",
         "/contests/frozen/unfreeze",
         &[],
+    )
+    .await;
+    assert_eq!(s, 422, "{html}");
+    assert!(html.contains("tick the box to confirm"), "{html}");
+    assert!(page(&p.bob, &d, "/contests/frozen/scoreboard")
+        .await
+        .2
+        .contains("<b>frozen</b>"));
+    let (s, at_, _) = post_form(
+        &p.boss,
+        &d,
+        "/contests/frozen",
+        "/contests/frozen/unfreeze",
+        &[("confirm", "1")],
     )
     .await;
     assert_eq!((s, at_.as_str()), (303, "/contests/frozen/scoreboard"));

@@ -6,7 +6,28 @@ fn q(id: u64, user: &str) -> Queued {
     Queued {
         id,
         user: user.to_string(),
+        contest: false,
     }
+}
+
+#[test]
+fn a_contest_submission_goes_before_any_plain_one() {
+    let mut queued = vec![q(1, "ann"), q(2, "ann"), q(3, "bob")];
+    queued.push(Queued {
+        contest: true,
+        ..q(4, "cat")
+    });
+    let none = HashMap::new();
+    assert_eq!(pick(&queued, &none).map(|s| s.id), Some(4));
+    // Even when its owner has work in flight: the contest's first.
+    let busy = HashMap::from([("cat".to_string(), 2)]);
+    assert_eq!(pick(&queued, &busy).map(|s| s.id), Some(4));
+    // Among contest submissions the usual rule.
+    queued.push(Queued {
+        contest: true,
+        ..q(5, "dan")
+    });
+    assert_eq!(pick(&queued, &busy).map(|s| s.id), Some(5));
 }
 
 #[test]

@@ -35,7 +35,11 @@ use super::state_reads::StateReads;
 pub struct BoardView {
     /// The contest's id.
     pub contest: String,
-    /// The data version it was computed from (it grows with every change).
+    /// Which board this is: the data version it was computed from (it grows with every
+    /// change) when nothing is hidden from the caller; while something is (a frozen icpc
+    /// board, hidden oi results), a tag of what the board shows, which changes exactly when
+    /// the shown board does (so neither it nor the `ETag` moves when a hidden result is
+    /// judged).
     pub version: u64,
     /// The ranked rows.
     #[serde(flatten)]
@@ -47,6 +51,9 @@ pub struct BoardView {
 pub struct CachedBoard {
     /// The board.
     pub view: BoardView,
+    /// The contest data's version it was computed from (the cache's key; for a board that
+    /// hides something, not the `version` it shows).
+    pub data_version: u64,
     /// `view` as JSON, the body of every answer (shared, not copied).
     pub json: axum::body::Bytes,
     /// `json` gzip-compressed once, for clients that accept it (21 KB for the 443 KB board of
@@ -59,7 +66,7 @@ pub struct CachedBoard {
 
 impl CachedBoard {
     /// The board with its JSON, gzip body and entity tag, computed once per version.
-    fn encode(view: BoardView) -> ApiResult<CachedBoard> {
+    fn encode(view: BoardView, data_version: u64) -> ApiResult<CachedBoard> {
         let json = serde_json::to_vec(&view)
             .map_err(|e| ApiError::Internal(format!("cannot encode the board: {e}")))?;
         let mut gz = GzEncoder::new(Vec::with_capacity(json.len() / 8), Compression::default());
@@ -72,6 +79,7 @@ impl CachedBoard {
         let etag = format!("W/\"{}\"", hex::encode(&digest[..16]));
         Ok(CachedBoard {
             view,
+            data_version,
             json: json.into(),
             gzip: gzip.into(),
             etag,
@@ -94,7 +102,7 @@ impl BoardCache {
         let boards = self.boards.lock().unwrap_or_else(|e| e.into_inner());
         boards
             .get(&(id.to_string(), shown))
-            .filter(|b| b.view.version == version)
+            .filter(|b| b.data_version == version)
             .cloned()
     }
 
@@ -103,7 +111,7 @@ impl BoardCache {
         let slot = boards
             .entry((id.to_string(), shown))
             .or_insert(Arc::clone(&board));
-        if slot.view.version < board.view.version {
+        if slot.data_version < board.data_version {
             *slot = board;
         }
     }
@@ -133,14 +141,38 @@ pub async fn scoreboard(
     }
     let data = state.store.board_data(id).await?;
     let shown = contest::shown(c, now, audience, data.state.unfrozen);
+    let board = compute(c, &data, shown);
+    let version = if hides(shown) {
+        shown_tag(&board)?
+    } else {
+        data.state.version
+    };
     let view = BoardView {
         contest: id.to_string(),
-        version: data.state.version,
-        board: compute(c, &data, shown),
+        version,
+        board,
     };
-    let board = Arc::new(CachedBoard::encode(view)?);
+    let board = Arc::new(CachedBoard::encode(view, data.state.version)?);
     cache.keep(id, shown, Arc::clone(&board));
     Ok(board)
+}
+
+/// Whether a board hides something from its audience (frozen cells, oi results).
+fn hides(shown: Shown) -> bool {
+    shown.frozen || !shown.revealed
+}
+
+/// The `version` of a board that hides something: a tag of what it shows (48 bits of its
+/// SHA-256, exact in any JSON reader). The data version would move with every judging step
+/// of a hidden submission, and how soon it moved told an AC (every test run) from a WA
+/// (stopped at the first failure); the tag moves only when the shown board does.
+fn shown_tag(board: &Scoreboard) -> ApiResult<u64> {
+    let json = serde_json::to_vec(board)
+        .map_err(|e| ApiError::Internal(format!("cannot encode the board: {e}")))?;
+    let digest = Sha256::digest(&json);
+    let mut bytes = [0u8; 8];
+    bytes[2..].copy_from_slice(&digest[..6]);
+    Ok(u64::from_be_bytes(bytes))
 }
 
 /// The board of `c` from the stored `data`, hiding what `shown` says. Times count from each
@@ -238,7 +270,8 @@ pub fn cell_text(c: &Cell) -> String {
     }
 }
 
-/// `POST /api/contests/{id}/unfreeze` (the jury): the public board shows everything.
+/// `POST /api/contests/{id}/unfreeze` (the jury): the public board shows everything. Refused
+/// (409) before the freeze begins and for a contest that never freezes.
 pub async fn unfreeze(state: &AppState, caller: &Caller, id: &str) -> ApiResult<()> {
     set_unfrozen(state, caller, id, true).await
 }
@@ -256,7 +289,27 @@ async fn set_unfrozen(
     unfrozen: bool,
 ) -> ApiResult<()> {
     allow(access::contest_jury(caller), String::new)?;
-    find(state, id)?;
+    let c = find(state, id)?;
+    if unfrozen {
+        // Unfreezing publishes what the freeze hid: before the freeze there is nothing to
+        // publish, and an unfreeze then would cancel the freeze to come.
+        let now = state.contests.now();
+        match contest::freeze_begins(c) {
+            None => {
+                return Err(ApiError::Conflict(format!(
+                    "contest {id:?} never freezes its board: there is nothing to unfreeze"
+                )))
+            }
+            Some(begins) if now < begins => {
+                return Err(ApiError::Conflict(format!(
+                    "the board of {id:?} freezes at {}; unfreezing before then would cancel \
+                     the freeze (an unfreeze publishes what the freeze hid)",
+                    crate::store::contests::db_time(begins)
+                )))
+            }
+            Some(_) => {}
+        }
+    }
     state.store.set_unfrozen(id, unfrozen).await?;
     tracing::info!(contest = id, unfrozen, "scoreboard freeze changed");
     Ok(())

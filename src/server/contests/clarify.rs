@@ -1,20 +1,28 @@
 //! Clarifications: a contestant asks the jury (privately); an admin answers privately or to
-//! all, and posts announcements (to all).
+//! all, and posts announcements (to all). Questions are bounded: at most `[contests]
+//! max_question_chars` characters (422 `too_long`), at most `[contests] question_rate` per
+//! contestant and contest (429, counted from the stored questions); lists are read by pages.
 
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::access;
 use crate::accounts::{Caller, Decision};
 use crate::contest::Audience;
-use crate::store::{Clarification, ContestStore, NewClarification};
+use crate::store::{
+    Clarification, ClarificationAdded, ClarificationPage, ContestStore, NewClarification,
+};
 
 use super::super::auth::{allow, refusal};
 use super::super::error::{ApiError, ApiResult};
 use super::super::state::AppState;
 use super::find;
 
-/// Longest question, answer or announcement, in bytes.
-pub const MAX_TEXT_BYTES: usize = 4000;
+/// Longest answer or announcement (the jury's), in characters; a question's bound is
+/// `[contests] max_question_chars`.
+pub const MAX_JURY_CHARS: usize = 4000;
+
+/// Clarifications per page of the API's list at most (and by default).
+pub const MAX_PAGE: u32 = 200;
 
 /// The body of `POST /api/contests/{id}/clarifications`: a question (contestants) or an
 /// announcement (admins).
@@ -48,23 +56,41 @@ pub struct ClarificationId {
     pub id: i64,
 }
 
-fn checked(text: &str) -> ApiResult<String> {
+/// `text` trimmed, if it is not empty and at most `max` characters (else 422).
+fn checked(text: &str, what: &str, max: usize) -> ApiResult<String> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(ApiError::Invalid("the text is empty".into()));
+        return Err(ApiError::Invalid(format!("the {what} is empty")));
     }
-    if text.len() > MAX_TEXT_BYTES {
-        return Err(ApiError::TooLarge(format!(
-            "the text is {} bytes; the limit is {MAX_TEXT_BYTES}",
-            text.len()
+    let chars = text.chars().count();
+    if chars > max {
+        return Err(ApiError::TooLong(format!(
+            "the {what} is {chars} characters; the limit is {max}"
         )));
     }
     Ok(text.to_string())
 }
 
-/// What `caller` may read of contest `id`'s clarifications: the jury all, a contestant their
-/// own questions and the public ones, oldest first.
-pub async fn list(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Vec<Clarification>> {
+/// The query of `GET /api/contests/{id}/clarifications`: pages, oldest first.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ClarificationQuery {
+    /// Only ids above this one (the next page: the last id of the previous one).
+    pub after: Option<i64>,
+    /// At most this many (default and most: 200).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+}
+
+/// One page of what `caller` may read of contest `id`'s clarifications: the jury all, a
+/// contestant their own questions and the public ones.
+pub async fn list(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    page: ClarificationPage,
+) -> ApiResult<Vec<Clarification>> {
     allow(access::read_contest(caller), String::new)?;
     find(state, id)?;
     let viewer = match access::contest_audience(caller) {
@@ -72,7 +98,23 @@ pub async fn list(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Vec<
         // A contestant sees their own and the public ones; an id no user has sees only those.
         Audience::Public => Some(caller.user_id().unwrap_or(0)),
     };
-    Ok(state.store.clarifications(id, viewer).await?)
+    Ok(state.store.clarifications(id, viewer, page).await?)
+}
+
+/// The API's page: oldest first after `q.after`, at most `q.limit` (1 to [`MAX_PAGE`]).
+pub fn api_page(q: &ClarificationQuery) -> ApiResult<ClarificationPage> {
+    let limit = q.limit.unwrap_or(MAX_PAGE);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::BadQuery(format!(
+            "limit must be 1 to {MAX_PAGE}, not {limit}"
+        )));
+    }
+    Ok(ClarificationPage {
+        after: q.after,
+        before: None,
+        limit,
+        newest_first: false,
+    })
 }
 
 /// A contestant's question, or the jury's announcement.
@@ -84,17 +126,26 @@ pub async fn post(
 ) -> ApiResult<i64> {
     let c = find(state, id)?;
     let jury = access::contest_jury(caller) == Decision::Allow;
+    let now = state.contests.now();
+    let mut shows_problems = true;
     if !jury {
-        let admitted = match caller {
-            Caller::User(u) => c.participants.admits(u.name.as_str()),
-            _ => false,
-        };
-        access::ask_question(caller, admitted)
+        let (facts, _) = super::facts(state, caller, c, now).await?;
+        access::ask_question(caller, facts.admitted)
             .map_err(|d| refusal(d, String::new))?
             .map_err(ApiError::Contest)?;
+        shows_problems = access::see_contest_problems(caller, facts).is_ok();
     }
     let label = match &req.problem {
         None => None,
+        // Before the caller may see the problems, a question names none of them, real or
+        // made up: the same answer for both (else it tells which ids the contest holds).
+        Some(_) if !shows_problems => {
+            return Err(ApiError::Invalid(
+                "the problems are not shown to you yet: ask about the contest as a whole \
+                 (no problem)"
+                    .into(),
+            ))
+        }
         Some(p) => Some(
             c.problem(p)
                 .ok_or_else(|| ApiError::UnknownProblem(p.clone()))?
@@ -102,11 +153,14 @@ pub async fn post(
                 .to_string(),
         ),
     };
-    let text = checked(&req.text)?;
     let (question, answer) = if jury {
-        (None, Some(text))
+        (
+            None,
+            Some(checked(&req.text, "announcement", MAX_JURY_CHARS)?),
+        )
     } else {
-        (Some(text), None)
+        let max = state.max_question_chars;
+        (Some(checked(&req.text, "question", max)?), None)
     };
     let new = NewClarification {
         contest: id.to_string(),
@@ -115,9 +169,21 @@ pub async fn post(
         question,
         answer,
         public: jury,
-        at: state.contests.now(),
+        at: now,
     };
-    Ok(state.store.add_clarification(new).await?)
+    let rate = if jury { None } else { state.question_rate };
+    match state.store.add_clarification(new, rate).await? {
+        ClarificationAdded::Stored(cid) => Ok(cid),
+        ClarificationAdded::RateLimited(wait) => {
+            let r = rate.map_or((0, 0), |r| (r.submissions, r.per.as_mins()));
+            Err(ApiError::RateLimited {
+                retry_after_secs: (u64::try_from(wait.as_secs()).unwrap_or(0)
+                    + u64::from(wait.subsec_nanos() > 0))
+                .max(1),
+                message: format!("you may ask {} questions in any {} minutes", r.0, r.1),
+            })
+        }
+    }
 }
 
 /// The jury answers clarification `clarification` of contest `id`.
@@ -132,7 +198,7 @@ pub async fn answer(
     find(state, id)?;
     let missing = || ApiError::NotFound(format!("no clarification {clarification:?} in {id:?}"));
     let n: i64 = clarification.parse().map_err(|_| missing())?;
-    let text = checked(&req.answer)?;
+    let text = checked(&req.answer, "answer", MAX_JURY_CHARS)?;
     let now = state.contests.now();
     if state
         .store

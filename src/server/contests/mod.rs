@@ -12,6 +12,8 @@
 //! - [`clarify`]: questions, answers and announcements.
 //! - [`hiding`]: problems hidden before their contests open, `oi` results hidden until the
 //!   end, applied to the plain problem and submission endpoints too.
+//! - [`outside`]: a problem a contest holds for the caller refused outside it (`in_contest`),
+//!   on every route that stores a submission.
 //! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
 //! - [`state_reads`]: a contest's version read once for the requests arriving meanwhile.
 
@@ -19,6 +21,7 @@ pub mod board;
 pub mod clarify;
 pub mod file_clock;
 pub mod hiding;
+pub mod outside;
 pub mod state_reads;
 pub mod submit;
 pub mod view;

@@ -8,7 +8,7 @@ use crate::accounts::access;
 use crate::accounts::Caller;
 use crate::store::{ContestEnqueue, ContestStore, NewContestSubmission, NewSubmission};
 
-use super::super::api_submissions::{check_language_and_source, queue_full};
+use super::super::api_submissions::{check_language_and_source, own_queue_full, queue_full};
 use super::super::auth::refusal;
 use super::super::error::{ApiError, ApiResult};
 use super::super::state::AppState;
@@ -45,6 +45,7 @@ pub async fn submit(
     let problem = c
         .problem(&req.problem)
         .ok_or_else(|| ApiError::UnknownProblem(req.problem.clone()))?;
+    super::outside::check(state, caller, &problem.problem, Some(id)).await?;
     check_language_and_source(state, &req.language, &req.source)?;
     let jury = access::contest_audience(caller) == crate::contest::Audience::Admin;
     let new = NewContestSubmission {
@@ -63,6 +64,7 @@ pub async fn submit(
         at: now,
         rate: if jury { None } else { c.rate },
         max_queued: state.max_queued,
+        max_per_user: state.per_user_bound(caller),
         register: !jury,
     };
     match state.store.enqueue_contest(new).await? {
@@ -70,7 +72,8 @@ pub async fn submit(
             state.wake.notify_one();
             Ok(sid)
         }
-        ContestEnqueue::QueueFull => Err(queue_full(state)),
+        ContestEnqueue::QueueFull => Err(queue_full(state.max_queued)),
+        ContestEnqueue::OwnerFull => Err(own_queue_full(state.per_user_bound(caller).unwrap_or(0))),
         ContestEnqueue::RateLimited(wait) => {
             let rate = c.rate.map_or((0, 0), |r| (r.submissions, r.per.as_mins()));
             Err(ApiError::RateLimited {
