@@ -182,7 +182,7 @@ impl Queue for PgStore {
     /// concurrent ones may overshoot `max_queued` by at most their number (the connections of
     /// the API nodes), which keeps the bound's purpose: a flood cannot fill the disk. The
     /// owner's bound is exact: their submissions are counted under a lock of their own
-    /// ([`owner_lock`]), held to the commit.
+    /// (`owner_lock`), held to the commit.
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
