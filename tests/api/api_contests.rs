@@ -8,38 +8,9 @@
 
 use crate::fixtures::{contests, daemon};
 
-use contests::{at, code, row, start, SPRING};
+use contests::{at, code, row, start, CLUB, NOIP, SPRING};
 use daemon::fixture;
 use serde_json::json;
-
-/// ioi, a window of 3 days from T0 with 4-hour timers, alice only; target-sudoku is in no
-/// other contest, so it is hidden until the window ends.
-const CLUB: &str = r#"
-title = "Club"
-format = "ioi"
-participants = ["alice"]
-[timing]
-kind = "window"
-window_start = 2026-03-01T09:00:00Z
-window_end = 2026-03-04T09:00:00Z
-duration = "4h"
-[[problems]]
-label = "A"
-problem = "target-sudoku"
-"#;
-
-/// oi, fixed from T0 for 3 hours, anyone.
-const NOIP: &str = r#"
-title = "NOIP"
-format = "oi"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "3h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_refusal_with_its_status_and_reason() {

@@ -10,22 +10,9 @@
 
 use crate::fixtures::{contests, daemon, web};
 
-use contests::{at, code, start, Contest};
+use contests::{at, code, start, Contest, CLUB, NOIP};
 use daemon::fixture;
 use serde_json::{json, Value};
-
-/// oi, fixed from T0 for 3 hours, anyone: sudoku.
-const NOIP: &str = r#"
-title = "NOIP"
-format = "oi"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "3h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-"#;
 
 /// Practice: open, ioi, anyone, sharing sudoku with NOIP and target-sudoku with the club.
 const PRACTICE: &str = r#"
@@ -41,21 +28,6 @@ label = "B"
 problem = "binary-sudoku"
 [[problems]]
 label = "C"
-problem = "target-sudoku"
-"#;
-
-/// ioi, a window of 3 days from T0 with 4-hour timers, alice only: target-sudoku.
-const CLUB: &str = r#"
-title = "Club"
-format = "ioi"
-participants = ["alice"]
-[timing]
-kind = "window"
-window_start = 2026-03-01T09:00:00Z
-window_end = 2026-03-04T09:00:00Z
-duration = "4h"
-[[problems]]
-label = "A"
 problem = "target-sudoku"
 "#;
 
