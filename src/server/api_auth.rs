@@ -69,13 +69,13 @@ fn name_key(name: &str) -> String {
     request_body = LoginRequest,
     responses(
         (status = 200, description = "a new token", body = LoginResponse),
-        (status = 400, description = "malformed JSON", body = super::openapi::ErrorBody),
-        (status = 401, description = "wrong name or password", body = super::openapi::ErrorBody),
-        (status = 415, description = "not JSON", body = super::openapi::ErrorBody),
+        (status = 400, description = "malformed JSON", body = super::error::ErrorBody),
+        (status = 401, description = "wrong name or password", body = super::error::ErrorBody),
+        (status = 415, description = "not JSON", body = super::error::ErrorBody),
         (status = 429, description = "too many failures; see Retry-After",
-         body = super::openapi::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
+         body = super::error::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
         (status = 503, description = "too many logins being checked; see Retry-After",
-         body = super::openapi::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
+         body = super::error::ErrorBody, headers(("Retry-After" = u64, description = "seconds"))),
     ))]
 pub async fn login(
     State(state): State<AppState>,
@@ -194,7 +194,7 @@ impl Attempt {
 #[utoipa::path(post, path = "/api/logout", operation_id = "logout", tag = "accounts",
     responses(
         (status = 204, description = "the token is revoked"),
-        (status = 401, description = "no valid token", body = super::openapi::ErrorBody),
+        (status = 401, description = "no valid token", body = super::error::ErrorBody),
     ),
     security(("bearer" = [])))]
 pub async fn logout(
@@ -213,7 +213,7 @@ pub async fn logout(
 #[utoipa::path(get, path = "/api/me", operation_id = "me", tag = "accounts",
     responses(
         (status = 200, description = "the caller", body = Me),
-        (status = 401, description = "no valid token", body = super::openapi::ErrorBody),
+        (status = 401, description = "no valid token", body = super::error::ErrorBody),
     ),
     security(("bearer" = [])))]
 pub async fn me(caller: Caller) -> ApiResult<Json<Me>> {

@@ -15,7 +15,7 @@ use super::contests::clarify::{
 };
 use super::contests::find;
 use super::error::ApiResult;
-use super::openapi::ErrorBody;
+use super::error::ErrorBody;
 use super::state::AppState;
 
 /// The clarifications the caller may read, oldest first, by pages (`after` the last id of

@@ -18,7 +18,7 @@ use super::contests::submit::ContestSubmitRequest;
 use super::contests::view::{ContestSummary, ContestView};
 use super::contests::{board, submit, view};
 use super::error::ApiResult;
-use super::openapi::ErrorBody;
+use super::error::ErrorBody;
 use super::state::AppState;
 
 /// Every contest.

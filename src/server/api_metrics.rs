@@ -27,8 +27,8 @@ pub const CONTENT_TYPE_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
     responses(
         (status = 200, description = "every metric, Prometheus text format 0.0.4",
          content_type = "text/plain", body = String),
-        (status = 401, description = "no credentials", body = super::openapi::ErrorBody),
-        (status = 403, description = "a contestant", body = super::openapi::ErrorBody),
+        (status = 401, description = "no credentials", body = super::error::ErrorBody),
+        (status = 403, description = "a contestant", body = super::error::ErrorBody),
     ),
     security((), ("bearer" = [])))]
 pub async fn get(

@@ -8,7 +8,7 @@ use crate::store::{Node, NodeStore};
 
 use super::auth::allow;
 use super::error::ApiResult;
-use super::openapi::ErrorBody;
+use super::error::ErrorBody;
 use super::state::AppState;
 
 /// Every node registered on the database (serve and worker), with its slots, package hashes

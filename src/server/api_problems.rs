@@ -86,8 +86,8 @@ pub async fn list(State(state): State<AppState>, caller: Caller) -> Json<Vec<Pro
     params(("id" = String, Path, description = "problem id", example = "sudoku")),
     responses(
         (status = 200, description = "the problem", body = ProblemDetail),
-        (status = 404, description = "no such problem", body = super::openapi::ErrorBody),
-        (status = 500, description = "a sample could not be read", body = super::openapi::ErrorBody),
+        (status = 404, description = "no such problem", body = super::error::ErrorBody),
+        (status = 500, description = "a sample could not be read", body = super::error::ErrorBody),
     ))]
 pub async fn get(
     State(state): State<AppState>,

@@ -15,7 +15,7 @@ use crate::contest::Audience;
 use super::conditional::{self, Representations};
 use super::contests::board::{self, BoardView};
 use super::error::ApiResult;
-use super::openapi::ErrorBody;
+use super::error::ErrorBody;
 use super::state::AppState;
 
 /// The scoreboard's formats.

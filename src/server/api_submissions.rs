@@ -13,8 +13,8 @@ use crate::store::{
 
 use super::auth::{allow, refusal};
 use super::contests::hiding::{problem_visible, shown};
+use super::error::ErrorBody;
 use super::error::{ApiError, ApiResult};
-use super::openapi::ErrorBody;
 use super::state::AppState;
 
 /// The body of `POST /api/submissions`.

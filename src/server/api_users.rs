@@ -10,8 +10,8 @@ use crate::accounts::{access, Caller, UserName};
 use crate::store::{AccountStore, Queue};
 
 use super::auth::allow;
+use super::error::ErrorBody;
 use super::error::{ApiError, ApiResult};
-use super::openapi::ErrorBody;
 use super::state::AppState;
 
 /// The answer to a cancel.

@@ -6,8 +6,29 @@ use axum::http::header::{RETRY_AFTER, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::store::StoreError;
+
+/// The body of every error: `{"error":{"code","message"}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// One error.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Machine-readable code (`not_found`, `unauthenticated`, `rate_limited`...).
+    pub code: String,
+    /// What went wrong, for people.
+    pub message: String,
+    /// `in_contest`: the contest that holds the problem for the caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contest: Option<String>,
+}
 
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -154,10 +175,16 @@ impl IntoResponse for ApiError {
         } else if status.is_server_error() {
             tracing::debug!(code, error = %self, "request refused");
         }
-        let mut body = serde_json::json!({"error": {"code": code, "message": self.to_string()}});
-        if let ApiError::InContest { contest, .. } = &self {
-            body["error"]["contest"] = serde_json::Value::from(contest.as_str());
-        }
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: code.to_string(),
+                message: self.to_string(),
+                contest: match &self {
+                    ApiError::InContest { contest, .. } => Some(contest.clone()),
+                    _ => None,
+                },
+            },
+        };
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();
         match &self {
