@@ -9,4 +9,5 @@ mod fixtures;
 
 mod contest_properties;
 mod grade_similarity;
+mod imports;
 mod solver_properties;
