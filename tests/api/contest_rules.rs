@@ -10,7 +10,7 @@
 
 use crate::fixtures::{contests, daemon, web};
 
-use contests::{at, code, start, Contest, CLUB, NOIP};
+use contests::{at, code, start, Contest, CLUB, NOIP, SHORT};
 use daemon::fixture;
 use serde_json::{json, Value};
 
@@ -143,19 +143,6 @@ async fn finding_1_a_problem_a_contest_holds_is_refused_outside_it_on_every_rout
     assert_eq!(s, 202, "{v}");
     assert!(!j.d.log().contains(" ERROR "), "{}", j.d.log());
 }
-
-/// icpc, fixed from T0 for 5 hours, anyone, no rate: binary-sudoku.
-const SHORT: &str = r#"
-title = "Short"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-"#;
 
 /// A program that sleeps a second per test: the queue fills faster than one worker drains it.
 const SLEEPER: &str = "#include <unistd.h>\nint main(void) { sleep(1); return 0; }\n";

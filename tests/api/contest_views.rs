@@ -10,22 +10,9 @@
 
 use crate::fixtures::{contests, daemon, web};
 
-use contests::{at, code, start, Contest, CLUB, NOIP};
+use contests::{at, code, start, Contest, CLUB, NOIP, SHORT};
 use daemon::fixture;
 use serde_json::{json, Value};
-
-/// icpc, fixed from T0 for 5 hours, anyone, no rate: binary-sudoku.
-const SHORT: &str = r#"
-title = "Short"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-"#;
 
 /// `n` questions of `chars` characters from `token` to `contest`, eight at a time: the count
 /// of each status answered.
