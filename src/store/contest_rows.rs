@@ -159,3 +159,8 @@ pub(super) fn rate_wait(
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rate.retry_after(&recent, at))
 }
+
+/// The questions of `$1` (a contest) the jury has not answered yet: the same text on both
+/// stores (SQLite takes `$N` placeholders too).
+pub(super) const UNANSWERED: &str = "SELECT COUNT(*) FROM clarifications
+     WHERE contest = $1 AND question IS NOT NULL AND answer IS NULL";

@@ -6,7 +6,7 @@
 
 use jiff::Timestamp;
 
-use super::contest_rows::{assemble_board, rate_wait, ClarificationRow};
+use super::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
 use super::contests::{
     db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
     ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
@@ -299,13 +299,10 @@ impl ContestStore for PgStore {
     }
 
     async fn unanswered(&self, contest: &str) -> Result<u64, StoreError> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM clarifications
-             WHERE contest = $1 AND question IS NOT NULL AND answer IS NULL",
-        )
-        .bind(contest)
-        .fetch_one(&self.pool)
-        .await?;
+        let n: i64 = sqlx::query_scalar(UNANSWERED)
+            .bind(contest)
+            .fetch_one(&self.pool)
+            .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 

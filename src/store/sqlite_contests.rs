@@ -4,7 +4,7 @@
 
 use jiff::Timestamp;
 
-use super::contest_rows::{assemble_board, rate_wait, ClarificationRow};
+use super::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
 use super::contests::{
     db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
     ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
@@ -280,13 +280,10 @@ impl ContestStore for SqliteStore {
     }
 
     async fn unanswered(&self, contest: &str) -> Result<u64, StoreError> {
-        let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM clarifications
-             WHERE contest = ? AND question IS NOT NULL AND answer IS NULL",
-        )
-        .bind(contest)
-        .fetch_one(&self.reader)
-        .await?;
+        let n: i64 = sqlx::query_scalar(UNANSWERED)
+            .bind(contest)
+            .fetch_one(&self.reader)
+            .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
