@@ -22,8 +22,8 @@
 //! - [`store`]: sqlx persistence on SQLite or PostgreSQL: submissions, test results, the
 //!   queue with leases, accounts, nodes, contests' runtime state (participations, the
 //!   board's version, clarifications).
-//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the contest services it shares
-//!   with the web pages, the daemon.
+//! - [`server`]: the axum HTTP API, sessions and CSRF tokens, the services (submissions,
+//!   login, users, the queue, contests) it shares with the web pages, the daemon.
 //! - [`web`]: the web pages (server-rendered templates) the daemon serves beside the API.
 //! - [`worker`]: takes queued submissions and judges them; the heartbeat and the worker pool
 //!   of `serve` and `worker` nodes.

@@ -1,6 +1,6 @@
 //! `GET/POST /api/contests/{id}/clarifications` and `POST
 //! /api/contests/{id}/clarifications/{clarification}/answer`: contestants ask, admins answer
-//! privately or to all and post announcements. Thin over [`super::contests::clarify`].
+//! privately or to all and post announcements. Thin over [`super::services::contests::clarify`].
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -10,12 +10,12 @@ use axum::Json;
 use crate::accounts::Caller;
 use crate::store::Clarification;
 
-use super::contests::clarify::{
-    self, AnswerRequest, ClarificationId, ClarificationQuery, ClarificationRequest,
-};
-use super::contests::find;
 use super::error::ApiResult;
 use super::error::ErrorBody;
+use super::services::contests::clarify::{
+    self, AnswerRequest, ClarificationId, ClarificationQuery, ClarificationRequest,
+};
+use super::services::contests::find;
 use super::state::AppState;
 
 /// The clarifications the caller may read, oldest first, by pages (`after` the last id of

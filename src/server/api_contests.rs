@@ -1,7 +1,7 @@
 //! `GET /api/contests[/{id}]`, `POST /api/contests/{id}/start`, `POST
 //! /api/contests/{id}/submissions`, `GET /api/contests/{id}/problems/{label}`, and the
 //! jury's `POST /api/contests/{id}/unfreeze` (and `/freeze` to take it back) and `POST /api/contests/{id}/rejudge`. Thin:
-//! the rules are in [`super::contests`] and [`crate::accounts::access`].
+//! the rules are in [`super::services::contests`] and [`crate::accounts::access`].
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -14,11 +14,11 @@ use crate::store::{RejudgeCount, Status};
 
 use super::api_problems::{detail, ProblemDetail};
 use super::api_submissions::Accepted;
-use super::contests::submit::ContestSubmitRequest;
-use super::contests::view::{ContestSummary, ContestView};
-use super::contests::{board, submit, view};
 use super::error::ApiResult;
 use super::error::ErrorBody;
+use super::services::contests::submit::ContestSubmitRequest;
+use super::services::contests::view::{ContestSummary, ContestView};
+use super::services::contests::{board, submit, view};
 use super::state::AppState;
 
 /// Every contest.
@@ -99,7 +99,7 @@ pub async fn submit(
     body: Result<Json<ContestSubmitRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     // An unknown contest is a 404 whatever the body.
-    super::contests::find(&state, &id)?;
+    super::services::contests::find(&state, &id)?;
     let Json(req) = body?;
     let sid = submit::submit(&state, &caller, &id, req).await?;
     Ok((
@@ -211,7 +211,7 @@ pub async fn rejudge(
     body: Result<Json<RejudgeRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<RejudgeCount>)> {
     super::auth::allow(crate::accounts::access::contest_jury(&caller), String::new)?;
-    super::contests::find(&state, &id)?;
+    super::services::contests::find(&state, &id)?;
     let Json(req) = body?;
     let count = board::rejudge(&state, &caller, &id, &req.problem).await?;
     Ok((StatusCode::ACCEPTED, Json(count)))

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::accounts::access::{self, HealthView};
 use crate::accounts::Caller;
-use crate::store::{NodeStore, Queue};
+use crate::server::services::queue;
 
 use super::api_metrics::presents_token;
 use super::error::ErrorDetail;
@@ -36,7 +36,7 @@ pub async fn get(
         &caller,
         presents_token(&headers, state.metrics_token.as_deref()),
     );
-    let (ok, depth, error) = match state.store.depth().await {
+    let (ok, depth, error) = match queue::depth(&state).await {
         Ok(d) => (true, Some(d), None),
         Err(e) => (false, None, Some(e.to_string())),
     };
@@ -55,7 +55,7 @@ pub async fn get(
         }
         return (status, Json(body));
     }
-    let nodes: Vec<serde_json::Value> = match state.store.list_nodes().await {
+    let nodes: Vec<serde_json::Value> = match queue::nodes(&state).await {
         Ok(nodes) => nodes
             .into_iter()
             .map(|n| {

@@ -12,7 +12,8 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::accounts::{access, Caller};
-use crate::store::{unclaimable, NodeStore};
+use crate::server::services::queue;
+use crate::store::unclaimable;
 
 use super::auth::allow;
 use super::error::ApiResult;
@@ -38,7 +39,7 @@ pub async fn get(
 ) -> ApiResult<Response> {
     let token_ok = presents_token(&headers, state.metrics_token.as_deref());
     allow(access::read_metrics(&caller, token_ok), String::new)?;
-    match state.store.depth_by_status().await {
+    match queue::depth_by_status(&state).await {
         Ok(depths) => {
             for (status, n) in depths {
                 state.metrics.set_queue_depth(status.as_str(), n);
@@ -47,7 +48,7 @@ pub async fn get(
         // The other metrics are still worth a scrape; the stale gauge says what it last saw.
         Err(e) => tracing::warn!(error = %e, "metrics: cannot read the queue depth"),
     }
-    if state.store.is_shared() {
+    if queue::is_shared(&state) {
         read_nodes(&state).await;
     }
     state.metrics.set_password_checks(state.passwords.made());
@@ -59,7 +60,7 @@ pub async fn get(
 /// it stops being set, and its series is dropped after [`crate::metrics::GAUGE_IDLE`]), and
 /// how many queued submissions no live judging node can claim.
 async fn read_nodes(state: &AppState) {
-    let nodes = match state.store.list_nodes().await {
+    let nodes = match queue::nodes(state).await {
         Ok(n) => n,
         Err(e) => {
             tracing::warn!(error = %e, "metrics: cannot read the nodes table");
@@ -70,7 +71,7 @@ async fn read_nodes(state: &AppState) {
         let age = std::time::Duration::from_millis(n.heartbeat_age_ms);
         state.metrics.set_node_heartbeat_age(&n.name, age);
     }
-    match state.store.queued_groups().await {
+    match queue::queued_groups(state).await {
         Ok(groups) => {
             let judging = nodes.iter().filter(|n| n.alive && n.slots > 0);
             let n = unclaimable(&groups, judging.map(|n| &n.hashes));

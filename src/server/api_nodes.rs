@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::Json;
 
 use crate::accounts::{access, Caller};
-use crate::store::{Node, NodeStore};
+use crate::server::services::queue::{self, Node};
 
 use super::auth::allow;
 use super::error::ApiResult;
@@ -22,5 +22,5 @@ use super::state::AppState;
     security((), ("bearer" = [])))]
 pub async fn list(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<Node>>> {
     allow(access::list_nodes(&caller), String::new)?;
-    Ok(Json(state.store.list_nodes().await?))
+    Ok(Json(queue::nodes(&state).await?))
 }

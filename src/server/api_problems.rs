@@ -7,8 +7,8 @@ use serde::Serialize;
 use crate::accounts::Caller;
 use crate::problem::{CheckerKind, Problem};
 
-use super::contests::hiding::problem_visible;
 use super::error::{ApiError, ApiResult};
+use super::services::contests::hiding::problem_visible;
 use super::state::AppState;
 
 /// A problem in the list: its limits.

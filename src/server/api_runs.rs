@@ -12,8 +12,8 @@ use serde::Deserialize;
 use crate::accounts::Caller;
 use crate::judge::RunResult;
 
-use super::api_submissions::check_language_and_source;
 use super::error::{ApiError, ApiResult};
+use super::services::submissions::check_language_and_source;
 use super::state::AppState;
 
 /// The body of `POST /api/runs`.

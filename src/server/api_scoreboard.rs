@@ -1,6 +1,6 @@
 //! `GET /api/contests/{id}/scoreboard`: JSON for everyone signed in (what the format shows
 //! the caller's audience), CSV (`?format=csv`) for admins. Thin over
-//! [`super::contests::board`].
+//! [`super::services::contests::board`].
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -13,9 +13,9 @@ use crate::accounts::{access, Caller};
 use crate::contest::Audience;
 
 use super::conditional::{self, Representations};
-use super::contests::board::{self, BoardView};
 use super::error::ApiResult;
 use super::error::ErrorBody;
+use super::services::contests::board::{self, BoardView};
 use super::state::AppState;
 
 /// The scoreboard's formats.

@@ -7,12 +7,11 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::{access, Caller};
-use crate::store::{
-    AccountStore, Enqueued, NewSubmission, Queue, QueueBounds, RejudgeOutcome, Status, Submission,
-};
+use crate::server::services::submissions::{self, Status, Submission};
+
+pub use crate::server::services::submissions::{enqueue, requeue};
 
 use super::auth::{allow, refusal};
-use super::contests::hiding::{problem_visible, shown};
 use super::error::ErrorBody;
 use super::error::{ApiError, ApiResult};
 use super::state::AppState;
@@ -41,35 +40,6 @@ pub struct Accepted {
     pub status: Status,
 }
 
-/// Checks the language and the source size; shared with `POST /api/runs`.
-pub(crate) fn check_language_and_source(
-    state: &AppState,
-    language: &str,
-    source: &str,
-) -> ApiResult<()> {
-    if !state.languages.contains(language) {
-        let known: Vec<&str> = state.languages.iter().map(String::as_str).collect();
-        return Err(ApiError::UnknownLanguage(
-            language.to_string(),
-            known.join(", "),
-        ));
-    }
-    if source.len() > state.max_source_bytes {
-        return Err(ApiError::TooLarge(format!(
-            "source is {} bytes; the limit is {} KiB",
-            source.len(),
-            state.max_source_bytes / 1024
-        )));
-    }
-    if crate::languages::is_blank(source.as_bytes()) {
-        return Err(ApiError::Invalid(crate::languages::EMPTY_SOURCE.into()));
-    }
-    Ok(())
-}
-
-/// Seconds a submission refused by a full queue is told to wait (`Retry-After`).
-const QUEUE_RETRY_AFTER_S: u64 = 30;
-
 /// Stores a submission as `queued` (durably, before answering), owned by the caller, and
 /// wakes a worker; 503 with `Retry-After` when `[server] max_queued` submissions are already
 /// waiting.
@@ -96,7 +66,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
     allow(access::submit(&caller), String::new)?;
     let Json(req) = body?;
-    let id = enqueue(&state, &caller, req.problem, req.language, req.source).await?;
+    let id = submissions::enqueue(&state, &caller, req.problem, req.language, req.source).await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(Accepted {
@@ -104,64 +74,6 @@ pub async fn create(
             status: Status::Queued,
         }),
     ))
-}
-
-/// Checks and stores a submission of a caller allowed to submit, and wakes a worker: the API
-/// and the web pages' submit form share it. 503 `busy` when `[server] max_queued` wait.
-pub async fn enqueue(
-    state: &AppState,
-    caller: &Caller,
-    problem: String,
-    language: String,
-    source: String,
-) -> ApiResult<i64> {
-    if !state.problems.contains_key(&problem) || !problem_visible(state, caller, &problem) {
-        return Err(ApiError::UnknownProblem(problem));
-    }
-    super::contests::outside::check(state, caller, &problem, None).await?;
-    check_language_and_source(state, &language, &source)?;
-    let new = NewSubmission {
-        data_hash: state.problems.get(&problem).map(|p| p.data_hash.to_hex()),
-        problem,
-        language,
-        source,
-        owner: caller.user_id(),
-    };
-    let bounds = QueueBounds {
-        max_queued: state.plain_max_queued(),
-        per_user: state.per_user_bound(caller),
-    };
-    match state.store.enqueue_bounded(new, bounds).await? {
-        Enqueued::Stored(id) => {
-            state.wake.notify_one();
-            Ok(id)
-        }
-        Enqueued::QueueFull => Err(queue_full(bounds.max_queued)),
-        Enqueued::OwnerFull => Err(own_queue_full(bounds.per_user.unwrap_or(0))),
-    }
-}
-
-/// The 503 of a full queue (`max_queued` waiting), with `Retry-After`.
-pub(crate) fn queue_full(max_queued: u64) -> ApiError {
-    ApiError::Busy {
-        message: format!("{max_queued} submissions are waiting to be judged; try again later"),
-        retry_after_s: QUEUE_RETRY_AFTER_S,
-    }
-}
-
-/// The 429 of a caller with `per_user` submissions waiting already, with `Retry-After`.
-pub(crate) fn own_queue_full(per_user: u64) -> ApiError {
-    ApiError::OwnQueueFull {
-        message: format!(
-            "you have {per_user} submissions waiting to be judged, the most one user may; \
-             submit again when some are judged"
-        ),
-        retry_after_s: QUEUE_RETRY_AFTER_S,
-    }
-}
-
-fn no_submission(id: &str) -> String {
-    format!("no submission {id}")
 }
 
 /// One submission with its results, if the caller may read it (another's is a 404, exactly
@@ -179,21 +91,7 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Submission>> {
-    let found = match id.parse::<i64>() {
-        Ok(n) => state.store.get(n).await?,
-        Err(_) => None,
-    };
-    let Some(submission) = found else {
-        allow(access::read_submission(&caller, None), || {
-            no_submission(&id)
-        })?;
-        return Err(ApiError::NotFound(no_submission(&id)));
-    };
-    allow(access::read_submission(&caller, submission.owner), || {
-        no_submission(&id)
-    })?;
-    let view = access::feedback(&caller, state.feedback);
-    Ok(Json(shown(&state, &caller, view, submission)))
+    Ok(Json(submissions::read(&state, &caller, &id).await?))
 }
 
 /// Query of the submission list.
@@ -232,20 +130,9 @@ pub async fn list(
             "limit must be 1 to 500, not {limit}"
         )));
     }
-    let rows = state
-        .store
-        .list_scoped(
-            scope,
-            q.problem.as_deref().filter(|p| !p.is_empty()),
-            limit,
-            q.before,
-        )
-        .await?;
-    let view = access::feedback(&caller, state.feedback);
+    let problem = q.problem.as_deref().filter(|p| !p.is_empty());
     Ok(Json(
-        rows.into_iter()
-            .map(|s| shown(&state, &caller, view, s))
-            .collect(),
+        submissions::list(&state, &caller, scope, problem, limit, q.before).await?,
     ))
 }
 
@@ -265,16 +152,7 @@ pub async fn rejudge(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<(StatusCode, Json<Accepted>)> {
-    let owner = match id.parse::<i64>() {
-        Ok(n) => state.store.submission_owner(n).await?.map(|o| (n, o)),
-        Err(_) => None,
-    };
-    let Some((n, owner)) = owner else {
-        allow(access::rejudge(&caller, None), || no_submission(&id))?;
-        return Err(ApiError::NotFound(no_submission(&id)));
-    };
-    allow(access::rejudge(&caller, owner), || no_submission(&id))?;
-    requeue(&state, n).await?;
+    let n = submissions::rejudge(&state, &caller, &id).await?;
     Ok((
         StatusCode::ACCEPTED,
         Json(Accepted {
@@ -282,22 +160,4 @@ pub async fn rejudge(
             status: Status::Queued,
         }),
     ))
-}
-
-/// Queues a submission again (the caller's right already checked) and wakes a worker; 409
-/// while it is being judged. The API and the web pages share it.
-pub async fn requeue(state: &AppState, n: i64) -> ApiResult<()> {
-    match state.store.rejudge(n).await? {
-        RejudgeOutcome::Requeued | RejudgeOutcome::AlreadyQueued => {
-            state.wake.notify_one();
-            Ok(())
-        }
-        RejudgeOutcome::InProgress => Err(ApiError::Conflict(format!(
-            "submission {n} is being judged right now; rejudge it when it is done"
-        ))),
-        RejudgeOutcome::Cancelled => Err(ApiError::Conflict(format!(
-            "submission {n} was cancelled: a cancelled submission is final and never judged"
-        ))),
-        RejudgeOutcome::NotFound => Err(ApiError::NotFound(format!("no submission {n}"))),
-    }
 }

@@ -19,9 +19,9 @@ use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreErr
 use crate::worker::node::open_store;
 use crate::worker::{PoolSettings, Problems, WorkerPool};
 
-use super::contests::file_clock::FileClock;
-use super::contests::Contests;
 use super::listener::{self, ConnectionLimits};
+use super::services::contests::file_clock::FileClock;
+use super::services::contests::Contests;
 use super::state::AppState;
 
 /// Errors starting the daemon.

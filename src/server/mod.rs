@@ -4,9 +4,12 @@
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
 //!   contests, scoreboard, clarifications, users, nodes), thin over the services.
-//! - [`contests`]: the contest services the API and the web pages share (a contest as the
-//!   caller sees it, submitting, the board, clarifications, what contests hide).
+//! - [`services`]: what the API and the web pages share, the only code of theirs that reads
+//!   or writes the store: submissions, login, users, the queue, and the contest services
+//!   (a contest as the caller sees it, submitting, the board, clarifications, what contests
+//!   hide), also at their old path [`contests`].
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
+//! - [`auth_settings`]: the accounts settings and the login and run rate limits ([`auth::Auth`]).
 //! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
 //!   state-changing request that needs one.
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
@@ -29,14 +32,15 @@ pub mod api_scoreboard;
 pub mod api_submissions;
 pub mod api_users;
 pub mod auth;
+pub mod auth_settings;
 pub mod body;
 pub mod conditional;
-pub mod contests;
 pub mod daemon;
 pub mod error;
 pub mod feedback;
 pub mod listener;
 pub mod openapi;
+pub mod services;
 pub mod session;
 pub mod state;
 
@@ -53,6 +57,7 @@ use axum::Router;
 pub use daemon::{Daemon, DaemonError};
 pub use error::ApiError;
 pub use feedback::Feedback;
+pub use services::contests;
 pub use state::AppState;
 
 /// Room for JSON escaping (a source of quotes and backslashes doubles in size) and the fields.

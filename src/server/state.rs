@@ -62,7 +62,7 @@ pub struct AppState {
     /// Time a request may take from its headers to its answer.
     pub request_timeout: Duration,
     /// Accounts settings and the login and run rate limits.
-    pub auth: Arc<super::auth::Auth>,
+    pub auth: Arc<super::auth_settings::Auth>,
     /// The hashing threads of logins' password checks and their line (`[accounts]
     /// password_threads`, `password_waiting_per_thread`).
     pub passwords: Arc<PasswordChecks>,
@@ -71,7 +71,7 @@ pub struct AppState {
     /// The configured languages with their names and extensions (web pages' submit form).
     pub language_table: Arc<LanguageTable>,
     /// The contests, their clock and their cached boards.
-    pub contests: Arc<super::contests::Contests>,
+    pub contests: Arc<super::services::contests::loaded::Contests>,
     /// This node's name (for /api/health and the metrics).
     pub node: Arc<str>,
     /// The daemon's metrics registry (`GET /metrics`).
@@ -126,7 +126,7 @@ impl AppState {
             feedback: config.server.feedback,
             body_timeout: millis(config.server.body_timeout_ms),
             request_timeout: millis(config.server.request_timeout_ms),
-            auth: Arc::new(super::auth::Auth::from_config(&config.accounts)),
+            auth: Arc::new(super::auth_settings::Auth::from_config(&config.accounts)),
             passwords: Arc::new(PasswordChecks::new(
                 hashing,
                 hashing.saturating_mul(config.accounts.password_waiting_per_thread),
@@ -138,7 +138,7 @@ impl AppState {
                 ),
             },
             language_table: Arc::new(LanguageTable::from_config(config)),
-            contests: Arc::new(super::contests::Contests::new(
+            contests: Arc::new(super::services::contests::loaded::Contests::new(
                 Vec::new(),
                 Arc::new(crate::contest::SystemClock),
             )),
@@ -154,7 +154,10 @@ impl AppState {
     }
 
     /// The same state serving `contests` (a new state has none).
-    pub fn with_contests(mut self, contests: Arc<super::contests::Contests>) -> AppState {
+    pub fn with_contests(
+        mut self,
+        contests: Arc<super::services::contests::loaded::Contests>,
+    ) -> AppState {
         self.contests = contests;
         self
     }

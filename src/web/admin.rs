@@ -1,6 +1,6 @@
 //! `/admin`: the queue, contests (results CSV, questions waiting for an answer), users (add,
 //! import a roster, disable, enable, cancel their queued submissions), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
-//! the same code as `sudojudge user add|import` ([`roster`] and the store).
+//! the same code as `sudojudge user add|import` ([`roster`], stored through [`users`]).
 
 use askama::Template;
 use axum::extract::{Multipart, Path, State};
@@ -10,9 +10,10 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::accounts::{access, roster, Caller, Role, UserName};
-use crate::server::api_users::cancel_queued;
+use crate::server::services::contests::clarify;
+use crate::server::services::queue;
+use crate::server::services::users::{self, cancel_queued, NewUser, NotAdded, UserQueue};
 use crate::server::AppState;
-use crate::store::{AccountStore, ContestStore, NewUser, Queue, StoreError, User};
 
 use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
 
@@ -42,9 +43,9 @@ struct UserLine {
 }
 
 impl UserLine {
-    fn of(u: User, queued: &std::collections::HashMap<String, u64>) -> UserLine {
+    fn of(UserQueue { user: u, queued }: UserQueue) -> UserLine {
         UserLine {
-            queued: queued.get(u.name.as_str()).copied().unwrap_or(0),
+            queued,
             name: u.name.to_string(),
             display_name: u.display_name,
             role: u.role.as_str(),
@@ -70,35 +71,19 @@ struct Outcome {
 }
 
 async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> WebResult {
-    let users = state
-        .store
-        .list_users()
+    let users = users::with_queued(state, caller)
         .await
-        .map_err(|e| WebError::api(&nav, e.into()))?;
-    let queued = state
-        .store
-        .depth()
+        .map_err(|e| WebError::api(&nav, e))?;
+    let queued = queue::depth(state)
         .await
-        .map_err(|e| WebError::api(&nav, e.into()))?;
-    let by_owner: std::collections::HashMap<String, u64> = state
-        .store
-        .queued_by_owner(u32::try_from(users.len()).unwrap_or(u32::MAX).max(1))
-        .await
-        .map_err(|e| WebError::api(&nav, e.into()))?
-        .into_iter()
-        .collect();
-    let users = users
-        .into_iter()
-        .map(|u| UserLine::of(u, &by_owner))
-        .collect();
+        .map_err(|e| WebError::api(&nav, e))?;
+    let users = users.into_iter().map(UserLine::of).collect();
     let mut contests = Vec::new();
     for c in state.contests.all() {
         let id = c.id.as_str();
-        let unanswered = state
-            .store
-            .unanswered(id)
+        let unanswered = clarify::unanswered(state, caller, id)
             .await
-            .map_err(|e| WebError::api(&nav, e.into()))?;
+            .map_err(|e| WebError::api(&nav, e))?;
         contests.push(ContestLine {
             id: id.to_string(),
             title: c.title.clone(),
@@ -151,12 +136,12 @@ fn refused(why: String) -> Outcome {
     }
 }
 
-fn store_refusal(e: StoreError) -> Outcome {
+fn store_refusal(e: NotAdded) -> Outcome {
     match e {
-        StoreError::DuplicateUser(name) => {
+        NotAdded::Duplicate(name) => {
             refused(format!("user {name:?} already exists; nothing was written"))
         }
-        other => {
+        NotAdded::Failed(other) => {
             tracing::error!(error = %other, "admin page: storing users failed");
             Outcome {
                 status: Some(StatusCode::INTERNAL_SERVER_ERROR),
@@ -169,7 +154,12 @@ fn store_refusal(e: StoreError) -> Outcome {
 
 /// Creates users with generated passwords (argon2 off the async threads); the outcome shows
 /// the passwords once.
-async fn create(state: &AppState, rows: Vec<roster::RosterRow>, role: Role) -> Outcome {
+async fn create(
+    state: &AppState,
+    caller: &Caller,
+    rows: Vec<roster::RosterRow>,
+    role: Role,
+) -> Outcome {
     let made = match tokio::task::spawn_blocking(move || roster::with_passwords(rows)).await {
         Ok(Ok(made)) => made,
         Ok(Err(e)) => return refused(e.to_string()),
@@ -184,7 +174,7 @@ async fn create(state: &AppState, rows: Vec<roster::RosterRow>, role: Role) -> O
             password_hash: m.password_hash.clone(),
         })
         .collect();
-    if let Err(e) = state.store.add_users(&users).await {
+    if let Err(e) = users::add(state, caller, &users).await {
         return store_refusal(e);
     }
     Outcome {
@@ -219,7 +209,7 @@ pub async fn add(
             } else {
                 Role::Contestant
             };
-            create(&state, vec![row], role).await
+            create(&state, &caller, vec![row], role).await
         }
         Err(e) => refused(e.to_string()),
     };
@@ -254,7 +244,7 @@ pub async fn import(
     let outcome = match text.map(|t| roster::parse(t.as_slice())) {
         None => refused("choose a roster file or paste one".into()),
         Some(Err(e)) => refused(format!("roster: {e}")),
-        Some(Ok(rows)) => create(&state, rows, roster::ROSTER_ROLE).await,
+        Some(Ok(rows)) => create(&state, &caller, rows, roster::ROSTER_ROLE).await,
     };
     page(&state, &caller, nav, outcome).await
 }
@@ -288,11 +278,9 @@ pub async fn set_state(
     };
     let missing = || WebError::not_found(&nav, format!("no user {name:?}"));
     let user = UserName::parse(&name).map_err(|_| missing())?;
-    let found = state
-        .store
-        .set_disabled(&user, disabled)
+    let found = users::set_disabled(&state, &caller, &user, disabled)
         .await
-        .map_err(|e| WebError::api(&nav, e.into()))?;
+        .map_err(|e| WebError::api(&nav, e))?;
     if !found {
         return Err(missing());
     }

@@ -1,6 +1,6 @@
 //! `/contests`, `/contests/{id}` (clock, Start, problems, announcements, questions and the
 //! ask/answer/announce forms, unfreeze), `/contests/{id}/problems/{label}` and its submit
-//! form. Every rule and every write is a contest service's (`server::contests`), the same
+//! form. Every rule and every write is a contest service's (`server::services::contests`), the same
 //! functions the JSON API calls; this file only lays their answers out.
 
 use askama::Template;
@@ -9,13 +9,13 @@ use axum::Form;
 use serde::Deserialize;
 
 use crate::accounts::{access, Caller, Decision};
-use crate::server::contests::board;
-use crate::server::contests::clarify::{self, AnswerRequest, ClarificationRequest};
-use crate::server::contests::outside;
-use crate::server::contests::view::{self, ContestView};
+use crate::server::services::contests::board;
+use crate::server::services::contests::clarify::{
+    self, AnswerRequest, ClarificationPage, ClarificationRequest,
+};
+use crate::server::services::contests::outside;
+use crate::server::services::contests::view::{self, db_time, ContestView};
 use crate::server::{ApiError, AppState};
-use crate::store::contests::db_time;
-use crate::store::ClarificationPage;
 
 use super::page::{fmt, render, see_other, Nav, Visitor, WebError, WebResult};
 use super::problems::{submit_source, ContestCrumb, ProblemPage, Target};

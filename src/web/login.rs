@@ -8,10 +8,9 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Form};
 use serde::Deserialize;
 
-use crate::server::api_auth::authenticate;
 use crate::server::auth::{ClientAddr, PresentedToken};
+use crate::server::services::login::{authenticate, sign_out};
 use crate::server::{ApiError, AppState};
-use crate::store::AccountStore;
 
 use super::page::{is_local_path, render, render_with, see_other, Nav, Visitor};
 
@@ -119,7 +118,7 @@ pub async fn logout(
     token: Option<Extension<PresentedToken>>,
 ) -> Response {
     if let Some(Extension(PresentedToken(hash))) = token {
-        if let Err(e) = state.store.revoke_token(&hash).await {
+        if let Err(e) = sign_out(&state, &hash).await {
             tracing::error!(error = %e, "cannot revoke a session at sign-out");
             return (
                 StatusCode::INTERNAL_SERVER_ERROR,

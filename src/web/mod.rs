@@ -12,7 +12,7 @@
 //! - [`login`]: sign in and out.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
 //! - [`contests`], [`scoreboard`]: the contest pages over the contest services
-//!   (`server::contests`), the same functions the JSON API calls.
+//!   (`server::services::contests`), the same functions the JSON API calls.
 
 pub mod admin;
 pub mod assets;

@@ -9,10 +9,10 @@ use axum::response::Response;
 
 use crate::accounts::{access, Caller};
 use crate::problem::Problem;
-use crate::server::api_submissions::enqueue;
-use crate::server::contests::hiding::problem_visible;
-use crate::server::contests::outside;
-use crate::server::contests::submit::{self, ContestSubmitRequest};
+use crate::server::services::contests::hiding::problem_visible;
+use crate::server::services::contests::outside;
+use crate::server::services::contests::submit::{self, ContestSubmitRequest};
+use crate::server::services::submissions::enqueue;
 use crate::server::AppState;
 
 use super::page::{allow, fmt, render, render_with, see_other, Nav, Visitor, WebError, WebResult};

@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 
 use crate::accounts::Caller;
 use crate::contest::{Cell, CellState, Format};
-use crate::server::contests::board::{cell_text, scoreboard};
+use crate::server::services::contests::board::{cell_text, scoreboard};
 use crate::server::{ApiError, AppState};
 
 use super::page::{render, Nav, Visitor, WebError, WebResult};

@@ -1,7 +1,7 @@
 //! `GET /submissions` (mine; everyone's with filters for admins), `GET /submissions/{id}`
 //! (verdict, score, tests, compile log, source; live while judging), the raw source, and
 //! `POST /submissions/{id}/rejudge`. Who sees what is [`access`]'s; what a view shows of
-//! secret tests and of an `oi` contest before its end is [`shown`]'s, exactly as in the API.
+//! secret tests and of an `oi` contest before its end is [`submissions::shown_to`]'s, exactly as in the API.
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -11,11 +11,10 @@ use serde::Deserialize;
 
 use crate::accounts::{access, Caller, SubmissionScope};
 use crate::judge::Verdict;
-use crate::server::api_submissions::requeue;
-use crate::server::contests::hiding::{problem_visible, shown};
 use crate::server::feedback::is_sample;
+use crate::server::services::contests::hiding::problem_visible;
+use crate::server::services::submissions::{self, requeue, ListFilter, Status, Submission};
 use crate::server::AppState;
-use crate::store::{AccountStore, ListFilter, Status, Submission};
 
 use super::page::{allow, fmt, refusal, render, see_other, Nav, Visitor, WebError, WebResult};
 
@@ -138,16 +137,11 @@ pub async fn list(
         user: Some(filter.user.clone()).filter(|u| all && !u.is_empty()),
         verdict,
     };
-    let found = state
-        .store
-        .list_filtered(owner, &wanted, PAGE_ROWS, filter.before)
-        .await
-        .map_err(|e| WebError::api(&nav, e.into()))?;
-    let view = access::feedback(&caller, state.feedback);
-    let rows: Vec<Row> = found
-        .into_iter()
-        .map(|s| Row::of(&shown(&state, &caller, view, s)))
-        .collect();
+    let found =
+        submissions::list_filtered(&state, &caller, owner, &wanted, PAGE_ROWS, filter.before)
+            .await
+            .map_err(|e| WebError::api(&nav, e))?;
+    let rows: Vec<Row> = found.iter().map(Row::of).collect();
     let older = (rows.len() == PAGE_ROWS as usize)
         .then(|| rows.last().map(|r| r.id))
         .flatten()
@@ -224,14 +218,9 @@ fn no_submission(id: &str) -> String {
 /// A submission the caller may read (another's is a 404 worded like a missing one).
 async fn readable(state: &AppState, caller: &Caller, nav: &Nav, id: &str) -> WebResult<Submission> {
     let here = format!("/submissions/{id}");
-    let found = match id.parse::<i64>() {
-        Ok(n) => state
-            .store
-            .get(n)
-            .await
-            .map_err(|e| WebError::api(nav, e.into()))?,
-        Err(_) => None,
-    };
+    let found = submissions::find(state, id)
+        .await
+        .map_err(|e| WebError::api(nav, e))?;
     let Some(s) = found else {
         allow(access::read_submission(caller, None), nav, &here, || {
             no_submission(id)
@@ -241,12 +230,7 @@ async fn readable(state: &AppState, caller: &Caller, nav: &Nav, id: &str) -> Web
     allow(access::read_submission(caller, s.owner), nav, &here, || {
         no_submission(id)
     })?;
-    Ok(shown(
-        state,
-        caller,
-        access::feedback(caller, state.feedback),
-        s,
-    ))
+    Ok(submissions::shown_to(state, caller, s))
 }
 
 /// The first `max` bytes of `text` (on a character boundary), and whether it was cut.
@@ -354,15 +338,9 @@ pub async fn rejudge(
     Path(id): Path<String>,
 ) -> WebResult<Response> {
     let here = format!("/submissions/{id}");
-    let owner = match id.parse::<i64>() {
-        Ok(n) => state
-            .store
-            .submission_owner(n)
-            .await
-            .map_err(|e| WebError::api(&nav, e.into()))?
-            .map(|o| (n, o)),
-        Err(_) => None,
-    };
+    let owner = submissions::owner(&state, &id)
+        .await
+        .map_err(|e| WebError::api(&nav, e))?;
     let Some((n, owner)) = owner else {
         allow(access::rejudge(&caller, None), &nav, &here, || {
             no_submission(&id)

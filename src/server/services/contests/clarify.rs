@@ -8,13 +8,14 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::access;
 use crate::accounts::{Caller, Decision};
 use crate::contest::Audience;
-use crate::store::{
-    Clarification, ClarificationAdded, ClarificationPage, ContestStore, NewClarification,
-};
+use crate::store::{Clarification, ClarificationAdded, ContestStore, NewClarification};
 
-use super::super::auth::{allow, refusal};
-use super::super::error::{ApiError, ApiResult};
-use super::super::state::AppState;
+pub use crate::store::ClarificationPage;
+
+use crate::server::auth::{allow, refusal};
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::state::AppState;
+
 use super::find;
 
 /// Longest answer or announcement (the jury's), in characters; a question's bound is
@@ -209,4 +210,11 @@ pub async fn answer(
     } else {
         Err(missing())
     }
+}
+
+/// Questions of contest `id` still waiting for an answer (the jury's count on the admin
+/// page).
+pub async fn unanswered(state: &AppState, caller: &Caller, id: &str) -> ApiResult<u64> {
+    allow(access::contest_jury(caller), String::new)?;
+    Ok(state.store.unanswered(id).await?)
 }

@@ -2,15 +2,16 @@
 //! not opened yet (`GET /api/problems`, statements, plain submissions), and the results of an
 //! `oi` contest's submissions until its end (`GET /api/submissions[/{id}]`). The rules are
 //! [`access::see_problem`] and [`access::contest_results_hidden`]; the secret-test redaction
-//! stays [`super::super::feedback::redact`]'s.
+//! stays [`crate::server::feedback::redact`]'s.
 
 use crate::accounts::access;
 use crate::accounts::Caller;
 use crate::config::Feedback;
 use crate::store::Submission;
 
-use super::super::feedback::redact;
-use super::super::state::AppState;
+use crate::server::feedback::redact;
+use crate::server::state::AppState;
+
 use super::{ended, problems_public};
 
 /// Whether `caller` may see problem `id` outside contests: a problem in no contest always;

@@ -16,73 +16,32 @@
 //!   on every route that stores a submission.
 //! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
 //! - [`state_reads`]: a contest's version read once for the requests arriving meanwhile.
+//! - [`loaded`]: the contests the daemon loaded, their clock and cached boards ([`Contests`],
+//!   which the state holds; it knows no state).
+//! - [`board_cache`]: the boards computed once per data version.
 
 pub mod board;
+pub mod board_cache;
 pub mod clarify;
 pub mod file_clock;
 pub mod hiding;
+pub mod loaded;
 pub mod outside;
 pub mod state_reads;
 pub mod submit;
 pub mod view;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
 use jiff::Timestamp;
 
 use crate::accounts::access::ContestFacts;
 use crate::accounts::Caller;
-use crate::contest::{Clock, Contest, Timing};
-use crate::judge::JudgeMode;
+use crate::contest::{Contest, Timing};
 use crate::store::ContestStore;
 
-use super::error::{ApiError, ApiResult};
-use super::state::AppState;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::state::AppState;
 
-/// The contests the daemon loaded, its contest clock and its cached boards.
-pub struct Contests {
-    by_id: BTreeMap<String, Contest>,
-    clock: Arc<dyn Clock>,
-    boards: board::BoardCache,
-}
-
-impl Contests {
-    /// The daemon's contests on `clock`.
-    pub fn new(contests: Vec<Contest>, clock: Arc<dyn Clock>) -> Contests {
-        Contests {
-            by_id: contests
-                .into_iter()
-                .map(|c| (c.id.as_str().to_string(), c))
-                .collect(),
-            clock,
-            boards: board::BoardCache::default(),
-        }
-    }
-
-    /// The contest `id`, if loaded.
-    pub fn get(&self, id: &str) -> Option<&Contest> {
-        self.by_id.get(id)
-    }
-
-    /// Every contest, by id.
-    pub fn all(&self) -> impl Iterator<Item = &Contest> {
-        self.by_id.values()
-    }
-
-    /// Now, on the contest clock.
-    pub fn now(&self) -> Timestamp {
-        self.clock.now()
-    }
-
-    /// How much each contest's submissions are judged (its format's mode), for the workers.
-    pub fn judge_modes(&self) -> BTreeMap<String, JudgeMode> {
-        self.by_id
-            .iter()
-            .map(|(id, c)| (id.clone(), c.format.judge_mode()))
-            .collect()
-    }
-}
+pub use loaded::Contests;
 
 /// The contest `id`, or 404 (`id` need not be a valid contest id: it is only looked up).
 pub fn find<'a>(state: &'a AppState, id: &str) -> ApiResult<&'a Contest> {

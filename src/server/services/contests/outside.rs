@@ -4,7 +4,7 @@
 //! the plain route (403 `in_contest`, naming the contest). The rule is
 //! [`access::submit_outside`]; this gathers its facts (the contest files, the clock, the
 //! caller's participations) and is called by every route that stores a submission: `POST
-//! /api/submissions` and the `/problems/{id}` form ([`super::super::api_submissions::enqueue`]),
+//! /api/submissions` and the `/problems/{id}` form ([`crate::server::services::submissions::enqueue`]),
 //! `POST /api/contests/{id}/submissions` and the contest problem form ([`super::submit`]).
 //! Custom runs (`POST /api/runs`) name no problem and never see its data (the sandbox mounts
 //! no problems folder), so they are not held.
@@ -14,8 +14,9 @@ use crate::accounts::Caller;
 use crate::contest::Timing;
 use crate::store::ContestStore;
 
-use super::super::error::{ApiError, ApiResult};
-use super::super::state::AppState;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::state::AppState;
+
 use super::ended;
 
 /// `Err(in_contest)` when a contest other than `target` holds `problem` for `caller` now.

@@ -8,10 +8,11 @@ use crate::accounts::access;
 use crate::accounts::Caller;
 use crate::store::{ContestEnqueue, ContestStore, NewContestSubmission, NewSubmission};
 
-use super::super::api_submissions::{check_language_and_source, own_queue_full, queue_full};
-use super::super::auth::refusal;
-use super::super::error::{ApiError, ApiResult};
-use super::super::state::AppState;
+use crate::server::auth::refusal;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::services::submissions::{check_language_and_source, own_queue_full, queue_full};
+use crate::server::state::AppState;
+
 use super::{facts, find};
 
 /// The body of `POST /api/contests/{id}/submissions`.

@@ -9,9 +9,13 @@ use crate::accounts::Caller;
 use crate::contest::{Contest, Format, Participants, Phase, Timing};
 use crate::store::ContestStore;
 
-use super::super::auth::allow;
-use super::super::error::{ApiError, ApiResult};
-use super::super::state::AppState;
+/// An instant as the contest tables store it (what the pages show, formatted).
+pub use crate::store::contests::db_time;
+
+use crate::server::auth::allow;
+use crate::server::error::{ApiError, ApiResult};
+use crate::server::state::AppState;
+
 use super::{facts, find};
 
 /// A contest in the list: what it is and when it runs.
@@ -218,7 +222,7 @@ pub async fn start(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Con
     let now = state.contests.now();
     let (facts, _) = facts(state, caller, c, now).await?;
     access::contest_start(caller, facts)
-        .map_err(|d| super::super::auth::refusal(d, String::new))?
+        .map_err(|d| crate::server::auth::refusal(d, String::new))?
         .map_err(ApiError::Contest)?;
     if let Some(user) = caller.user_id() {
         let (started, fresh) = state.store.start_participation(id, user, now).await?;
