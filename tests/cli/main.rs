@@ -12,6 +12,7 @@ mod cli_offline;
 mod compile_cache;
 mod grade_cli;
 mod grade_hostile;
+mod file_io;
 mod judge_cli;
 mod standalone;
 mod verify_submissions;
