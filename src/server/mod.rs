@@ -2,8 +2,8 @@
 //!
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
-//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
-//!   contests, scoreboard, clarifications, users, nodes), thin over the services.
+//! - `api_*`: one file per resource (health, problems, languages, submissions, runs,
+//!   login/logout/me, contests, scoreboard, clarifications, users, nodes), thin over the services.
 //! - [`contests`]: the contest services the API and the web pages share (a contest as the
 //!   caller sees it, submitting, the board, clarifications, what contests hide).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
@@ -21,6 +21,7 @@ pub mod api_auth;
 pub mod api_clarifications;
 pub mod api_contests;
 pub mod api_health;
+pub mod api_languages;
 pub mod api_metrics;
 pub mod api_nodes;
 pub mod api_problems;
@@ -64,6 +65,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
     vec![
         ("/api/health", get(api_health::get)),
         ("/api/problems", get(api_problems::list)),
+        ("/api/languages", get(api_languages::list)),
         ("/api/problems/{id}", get(api_problems::get)),
         (
             "/api/submissions",
