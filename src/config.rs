@@ -340,6 +340,10 @@ fn default_cgroup_name() -> String {
 pub struct LanguageConfig {
     /// Display name.
     pub name: String,
+    /// Other ids naming this entry (`cpp` for `cpp17`): a submission in an alias is
+    /// recorded under this entry's id.
+    #[serde(default)]
+    pub aliases: Vec<String>,
     /// File extensions that select this language (without the dot).
     pub extensions: Vec<String>,
     /// Name the source is written to inside the box.

@@ -34,10 +34,13 @@ pub const COMPILE_FILE_SIZE: u64 = 256 << 20;
 /// One language of the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Language {
-    /// Its id (`c`, `cpp`, `rust`, `python`), the key under `[languages]`.
+    /// Its id (`c17`, `cpp98`, `rust`, `python`...), the key under `[languages]`: what a
+    /// submission records.
     pub id: String,
     /// Display name.
     pub name: String,
+    /// Other ids naming it (`c`, `cpp`).
+    pub aliases: Vec<String>,
     /// Extensions (without the dot) that select it.
     pub extensions: Vec<String>,
     /// File name of the source inside the box.
@@ -59,6 +62,7 @@ impl Language {
         Language {
             id: id.to_string(),
             name: c.name.clone(),
+            aliases: c.aliases.clone(),
             extensions: c.extensions.clone(),
             source: c.source.clone(),
             compile: c.compile.clone(),
@@ -97,9 +101,30 @@ impl LanguageTable {
         }
     }
 
-    /// The language with this id.
+    /// The language with this id or alias (`cpp` is the `cpp17` entry).
     pub fn get(&self, id: &str) -> Option<&Language> {
-        self.languages.iter().find(|l| l.id == id)
+        self.languages.iter().find(|l| l.id == id).or_else(|| {
+            self.languages
+                .iter()
+                .find(|l| l.aliases.iter().any(|a| a == id))
+        })
+    }
+
+    /// The other names of the entry `id` (empty for an unknown id).
+    pub fn aliases_of(&self, id: &str) -> &[String] {
+        self.get(id).map_or(&[], |l| l.aliases.as_slice())
+    }
+
+    /// Every id and alias a submission may name, ordered, for error messages.
+    pub fn known_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .languages
+            .iter()
+            .flat_map(|l| std::iter::once(&l.id).chain(&l.aliases))
+            .cloned()
+            .collect();
+        ids.sort();
+        ids
     }
 
     /// The language a file's extension selects.
@@ -371,11 +396,11 @@ mod tests {
         let t = table();
         assert_eq!(
             t.guess(Path::new("a/b.c")).map(|l| l.id.as_str()),
-            Some("c")
+            Some("c17")
         );
         assert_eq!(
             t.guess(Path::new("x.CC")).map(|l| l.id.as_str()),
-            Some("cpp")
+            Some("cpp17")
         );
         assert_eq!(
             t.guess(Path::new("x.rs")).map(|l| l.id.as_str()),
@@ -388,6 +413,42 @@ mod tests {
         assert!(t.guess(Path::new("x.java")).is_none());
         assert!(t.guess(Path::new("Makefile")).is_none());
         assert!(t.get("cpp").is_some() && t.get("cobol").is_none());
+    }
+
+    #[test]
+    fn aliases_name_the_default_standards_and_every_standard_defines_online_judge() {
+        let t = table();
+        assert_eq!(t.get("cpp").map(|l| l.id.as_str()), Some("cpp17"));
+        assert_eq!(t.get("c").map(|l| l.id.as_str()), Some("c17"));
+        for (id, std) in [
+            ("cpp98", "-std=gnu++98"),
+            ("cpp11", "-std=gnu++11"),
+            ("cpp14", "-std=gnu++14"),
+            ("cpp17", "-std=gnu++17"),
+            ("cpp20", "-std=gnu++20"),
+            ("c99", "-std=gnu99"),
+            ("c11", "-std=gnu11"),
+            ("c17", "-std=gnu17"),
+        ] {
+            let compile = t
+                .get(id)
+                .and_then(|l| l.compile.clone())
+                .unwrap_or_default();
+            for flag in [std, "-O2", "-static", "-DONLINE_JUDGE"] {
+                assert!(
+                    compile.iter().any(|a| a == flag),
+                    "{id}: {flag} in {compile:?}"
+                );
+            }
+        }
+        for id in ["python", "rust"] {
+            let compile = t
+                .get(id)
+                .and_then(|l| l.compile.clone())
+                .unwrap_or_default();
+            assert!(!compile.iter().any(|a| a.contains("ONLINE_JUDGE")), "{id}");
+        }
+        assert!(t.known_ids().iter().any(|i| i == "cpp"));
     }
 
     #[test]

@@ -55,6 +55,8 @@ fn language_report(config: &Config, id: &str, language: &LanguageConfig) -> serd
         .filter(|p| p.starts_with('/'));
     let version = program.and_then(|p| toolchain::version(Path::new(p)));
     json!({
+        "name": language.name,
+        "aliases": language.aliases,
         "program": program,
         "found": version.is_some(),
         "version": version,
@@ -110,9 +112,19 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             let program = report["program"]
                 .as_str()
                 .unwrap_or("(no absolute program)");
+            let aliases = match report["aliases"].as_array() {
+                Some(a) if !a.is_empty() => {
+                    let names: Vec<&str> = a.iter().filter_map(|v| v.as_str()).collect();
+                    format!("; alias {}", names.join(", "))
+                }
+                _ => String::new(),
+            };
+            let name = report["name"].as_str().unwrap_or("");
             match report["version"].as_str() {
-                Some(v) => print!("language {id}: {program} ({v})"),
-                None => print!("language {id}: {program} NOT FOUND or not runnable"),
+                Some(v) => print!("language {id} ({name}{aliases}): {program} ({v})"),
+                None => {
+                    print!("language {id} ({name}{aliases}): {program} NOT FOUND or not runnable")
+                }
             }
             match report["toolchain"]["folder"].as_str() {
                 Some(folder) => println!(", toolchain {folder} (mounted in boxes)"),

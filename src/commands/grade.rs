@@ -37,6 +37,10 @@ pub struct Args {
     /// Judge every student again, ignoring the re-run cache.
     #[arg(long)]
     pub force: bool,
+    /// Compile every source as this language (an id such as cpp98, or an alias; `doctor`
+    /// lists them); default: the language each file's extension selects (cpp17, c17...).
+    #[arg(long)]
+    pub language: Option<String>,
     /// Compare the class's sources pairwise and report the similar pairs.
     #[arg(long)]
     pub similarity: bool,
@@ -145,7 +149,19 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("creating the folder of --csv {}", parent.display()))?;
         }
     }
-    let students = options.discover_all(&args.paths)?;
+    let forced = match args.language.as_deref() {
+        None => None,
+        Some(id) => Some(languages.get(id).map(|l| l.id.clone()).with_context(|| {
+            format!(
+                "--language {id:?}: unknown language; known: {}",
+                languages.known_ids().join(", ")
+            )
+        })?),
+    };
+    let mut students = options.discover_all(&args.paths)?;
+    if let Some(id) = &forced {
+        sudojudge::grade::discover::compile_all_as(&mut students, id);
+    }
     anyhow::ensure!(!students.is_empty(), "no student found in the given paths");
     let base = read_base(&languages, &args.base)?;
     for dir in &args.against {

@@ -16,7 +16,8 @@ pub struct Args {
     pub problem: String,
     /// Source file.
     pub source: PathBuf,
-    /// Language (c, cpp, rust, python); guessed from the extension when absent.
+    /// Language id (cpp98, cpp11, cpp14, cpp17, cpp20, c99, c11, c17, rust, python) or alias
+    /// (cpp = cpp17, c = c17); guessed from the extension when absent.
     #[arg(long)]
     pub language: Option<String>,
     /// Print one JSON object instead of a table.
@@ -28,35 +29,32 @@ pub struct Args {
 
 /// The languages of the table, and those left out for want of a toolchain, for messages.
 fn known_languages(config: &Config) -> String {
-    let mut known = config
-        .languages
-        .keys()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut known = LanguageTable::from_config(config).known_ids().join(", ");
     for (id, why) in &config.toolchains.missing {
         known.push_str(&format!("; {id} is unavailable here ({why})"));
     }
     known
 }
 
-/// The language id given (checked against the table), or the one the source's extension
-/// selects; the error lists the known languages.
+/// The id of the language given (an id or an alias, checked against the table), or of the
+/// one the source's extension selects: the id it is compiled as (`cpp` gives `cpp17`); the
+/// error lists the known languages.
 pub(super) fn pick_language(
     config: &Config,
     given: Option<&str>,
     source: &Path,
 ) -> anyhow::Result<String> {
+    let table = LanguageTable::from_config(config);
     if let Some(id) = given {
-        if !config.languages.contains_key(id) {
-            anyhow::bail!(
+        return match table.get(id) {
+            Some(language) => Ok(language.id.clone()),
+            None => anyhow::bail!(
                 "unknown language {id:?}; known: {}",
                 known_languages(config)
-            );
-        }
-        return Ok(id.to_string());
+            ),
+        };
     }
-    match LanguageTable::from_config(config).guess(source) {
+    match table.guess(source) {
         Some(language) => Ok(language.id.clone()),
         None => anyhow::bail!(
             "cannot tell the language of {} from its extension; pass --language ({})",

@@ -43,7 +43,11 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     } else {
         problem::load_all(dir)?.into_iter().map(|p| p.id).collect()
     };
-    let contests = super::verify_contests::check(&config.contests_dir(), &known)?;
+    let contests = super::verify_contests::check(
+        &config.contests_dir(),
+        &known,
+        &sudojudge::languages::LanguageTable::from_config(&config),
+    )?;
     let judged = if args.data_only {
         None
     } else {

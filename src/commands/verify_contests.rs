@@ -1,11 +1,12 @@
 //! The contests half of `sudojudge verify`: every contest file parses, names problems that
-//! exist, and has times that make sense.
+//! exist, has times that make sense, and lists only languages the configuration offers.
 
 use std::path::Path;
 
 use anyhow::Context;
 use serde::Serialize;
 use sudojudge::contest;
+use sudojudge::languages::LanguageTable;
 
 /// One contest file's result.
 #[derive(Debug, Serialize)]
@@ -22,17 +23,36 @@ pub struct ContestReport {
     pub error: Option<String>,
 }
 
-/// Checks every contest file of `dir` against the problem ids `problems`.
-pub fn check(dir: &Path, problems: &[String]) -> anyhow::Result<Vec<ContestReport>> {
+/// Checks every contest file of `dir` against the problem ids `problems` and the language
+/// table `languages` (a listed id must be an id or an alias of it).
+pub fn check(
+    dir: &Path,
+    problems: &[String],
+    languages: &LanguageTable,
+) -> anyhow::Result<Vec<ContestReport>> {
     let (contests, errors) = contest::load_all(dir, problems).context("verifying contests")?;
     let mut reports: Vec<ContestReport> = contests
         .iter()
-        .map(|c| ContestReport {
-            file: c.path.display().to_string(),
-            id: Some(c.id.to_string()),
-            format: Some(c.format.as_str()),
-            ok: true,
-            error: None,
+        .map(|c| {
+            let unknown = c
+                .languages
+                .iter()
+                .flatten()
+                .find(|id| languages.get(id).is_none());
+            let error = unknown.map(|id| {
+                format!(
+                    "{}: languages: {id:?} is no language of the configuration (known: {})",
+                    c.path.display(),
+                    languages.known_ids().join(", ")
+                )
+            });
+            ContestReport {
+                file: c.path.display().to_string(),
+                id: Some(c.id.to_string()),
+                format: Some(c.format.as_str()),
+                ok: error.is_none(),
+                error,
+            }
         })
         .collect();
     reports.extend(errors.iter().map(|e| ContestReport {

@@ -108,8 +108,35 @@ fn parse_layered(
                 origin,
                 message: e.to_string(),
             })?;
+    check_aliases(&config.languages).map_err(|message| ConfigError::Parse {
+        origin: source.to_string(),
+        message,
+    })?;
     config.source = source;
     Ok(config)
+}
+
+/// Every language id and alias names one entry: an alias that is another entry's id, or
+/// the alias of two entries, would make a submission's language ambiguous.
+fn check_aliases(
+    languages: &std::collections::BTreeMap<String, super::LanguageConfig>,
+) -> Result<(), String> {
+    let mut seen: std::collections::BTreeMap<&str, &str> = std::collections::BTreeMap::new();
+    for (id, language) in languages {
+        for alias in &language.aliases {
+            if languages.contains_key(alias) {
+                return Err(format!(
+                    "[languages.{id}] alias {alias:?} is also the id of [languages.{alias}]"
+                ));
+            }
+            if let Some(other) = seen.insert(alias, id) {
+                return Err(format!(
+                    "alias {alias:?} names both [languages.{other}] and [languages.{id}]"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -127,8 +154,27 @@ mod tests {
     #[test]
     fn embedded_default_parses() {
         let config = Config::embedded().expect("embedded config.toml must parse");
-        assert!(config.languages.contains_key("c"));
+        assert!(config.languages.contains_key("c17"));
         assert!(config.languages.contains_key("python"));
+    }
+
+    #[test]
+    fn an_alias_naming_an_entry_or_two_is_refused() {
+        let block = |id: &str, alias: &str| {
+            format!(
+                "[languages.{id}]\nname = \"x\"\naliases = [\"{alias}\"]\nextensions = []\n\
+                 source = \"m.c\"\ncompile = [\"/bin/true\"]\nrun = [\"./m\"]\n"
+            )
+        };
+        let err = parse_layered(DEFAULT_CONFIG, Some(table(&block("mine", "c99"))), t())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("alias \"c99\" is also the id"), "{err}");
+        let err = parse_layered(DEFAULT_CONFIG, Some(table(&block("mine", "cpp"))), t())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("alias \"cpp\" names both"), "{err}");
+        assert!(parse_layered(DEFAULT_CONFIG, Some(table(&block("mine", "gnu"))), t()).is_ok());
     }
 
     #[test]

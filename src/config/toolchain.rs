@@ -193,6 +193,7 @@ mod tests {
 
     fn language(toolchain: &[&str]) -> LanguageConfig {
         LanguageConfig {
+            aliases: Vec::new(),
             name: "L".into(),
             extensions: vec!["l".into()],
             source: "main.l".into(),

@@ -99,6 +99,9 @@ pub struct Contest {
     pub freeze: SignedDuration,
     /// The per-user submission rate, if limited.
     pub rate: Option<Rate>,
+    /// The languages contestants may use (ids or aliases of the language table); `None`:
+    /// every language (the rule is [`super::languages::check`]).
+    pub languages: Option<Vec<String>>,
     /// The file it was read from.
     pub path: PathBuf,
 }
@@ -117,6 +120,8 @@ struct RawContest {
     rate: Option<RawRate>,
     #[serde(default)]
     problems: Vec<RawProblem>,
+    #[serde(default)]
+    languages: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -192,7 +197,9 @@ impl Contest {
             None => None,
             Some(r) => Some(rate(&r, &invalid)?),
         };
+        let languages = languages(raw.languages, &invalid)?;
         Ok(Contest {
+            languages,
             id,
             title: raw.title,
             format,
@@ -227,6 +234,33 @@ impl Contest {
 }
 
 type Invalid<'a> = dyn Fn(&str, String) -> ContestError + 'a;
+
+/// `languages`: absent, or a list of distinct non-blank ids (checked against the language
+/// table by `verify`, which knows the configuration).
+fn languages(
+    raw: Option<Vec<String>>,
+    invalid: &Invalid,
+) -> Result<Option<Vec<String>>, ContestError> {
+    let Some(list) = raw else {
+        return Ok(None);
+    };
+    if list.is_empty() {
+        return Err(invalid(
+            "languages",
+            "an empty list would refuse every submission; leave it out to accept every language"
+                .into(),
+        ));
+    }
+    for (i, id) in list.iter().enumerate() {
+        if id.trim().is_empty() || id.len() > 32 {
+            return Err(invalid("languages", format!("{id:?} is not a language id")));
+        }
+        if list[..i].contains(id) {
+            return Err(invalid("languages", format!("{id:?} is listed twice")));
+        }
+    }
+    Ok(Some(list))
+}
 
 fn timestamp(
     value: Option<&toml::Value>,

@@ -6,6 +6,7 @@
 //!
 //! - [`ids`]: the contest id and the problem labels (A, B, C...), newtypes that validate.
 //! - [`mod@file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key.
+//! - [`languages`]: the one rule of a contest's `languages` list.
 //! - [`load`]: every contest of a folder, checked against the problems that exist.
 //! - [`clock`]: the clock trait, a real clock and a fake one.
 //! - [`timing`]: `fixed`, `window` and `open` timing: where a contestant stands at a time.
@@ -24,6 +25,7 @@ pub mod format;
 pub mod icpc;
 pub mod ids;
 pub mod ioi;
+pub mod languages;
 pub mod load;
 pub mod oi;
 pub mod rate;

@@ -61,8 +61,8 @@ pub fn content_hash(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// SHA-256 over what a verdict depends on besides the source: the problem's limits, checker
-/// and every test's input and answer, and the language table's commands.
+/// SHA-256 over what a verdict depends on besides the source: the problem's limits, checker,
+/// input and output files, every test's input and answer, and the language table's commands.
 pub fn package_hash(problem: &Problem, languages: &LanguageTable) -> Result<String, CacheError> {
     let mut h = Sha256::new();
     let head = format!(
@@ -74,6 +74,9 @@ pub fn package_hash(problem: &Problem, languages: &LanguageTable) -> Result<Stri
         problem.checker
     );
     h.update(head.as_bytes());
+    if !problem.file_io.is_empty() {
+        h.update(format!("{:?}\n", problem.file_io).as_bytes());
+    }
     for test in &problem.tests {
         for path in [&test.input, &test.answer] {
             let bytes = std::fs::read(path).map_err(|source| CacheError::Read {

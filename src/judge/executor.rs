@@ -6,6 +6,7 @@
 use std::path::Path;
 
 pub use crate::languages::cache::CacheUse;
+use crate::problem::FileIo;
 use crate::sandbox::{Limits, RunReport};
 
 /// The executor failed: the judge's (or the host's) fault, reported as `SE` with this cause.
@@ -58,4 +59,22 @@ pub trait Executor: Send + Sync + 'static {
         stdin: &Path,
         limits: Limits,
     ) -> Result<RunReport, ExecutorError>;
+
+    /// [`Executor::run`] for one test of a package that names files ([`FileIo`]): the test
+    /// also as the input file, the answer from the output file when the program wrote one.
+    /// Executors that cannot give files refuse such packages (the judge's fault, `SE`).
+    fn run_test(
+        &self,
+        program: &Self::Program,
+        input: &Path,
+        files: &FileIo,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        if files.is_empty() {
+            return self.run(program, input, limits);
+        }
+        Err(ExecutorError(
+            "this executor cannot give a program input or output files".into(),
+        ))
+    }
 }

@@ -4,12 +4,14 @@
 //! - [`report`]: the per-test and per-submission results (the `judge --json` object).
 //! - [`executor`]: the small trait the judge needs from the sandbox.
 //! - [`pipeline`]: the judging itself over an executor.
+//! - [`file_io`]: the file step of a test run, for packages naming input and output files.
 //! - [`pool`]: many sources judged in parallel, one judge (sandbox slot) per task.
 //! - [`table`]: the human-readable table.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
 pub mod executor;
+pub mod file_io;
 pub mod pipeline;
 pub mod pool;
 pub mod report;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
-use crate::problem::{CheckerKind, Problem, TestCase};
+use crate::problem::{CheckerKind, FileIo, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
@@ -198,6 +198,7 @@ impl<E: Executor> Judge<E> {
         let tests = problem.tests.clone();
         let total = tests.len();
         let (checker, check, mode) = (problem.checker, self.check, self.mode);
+        let file_io = problem.file_io.clone();
         let joined = tokio::task::spawn_blocking(move || {
             let mut results = Vec::with_capacity(tests.len());
             let mut degraded = false;
@@ -206,8 +207,9 @@ impl<E: Executor> Judge<E> {
                 if stop() {
                     return Err(Interrupted);
                 }
-                let failed = match run_and_check(&*executor, &program, test, limits, checker, check)
-                {
+                let failed = match run_and_check(
+                    &*executor, &program, test, &file_io, limits, checker, check,
+                ) {
                     Ok((result, was_degraded)) => {
                         degraded |= was_degraded;
                         let failed = result.verdict != Verdict::AC;
@@ -312,11 +314,12 @@ pub fn judge_test<E: Executor>(
     executor: &E,
     program: &E::Program,
     test: &TestCase,
+    files: &FileIo,
     limits: Limits,
     checker: CheckerKind,
     check: CheckFn,
 ) -> (TestResult, bool) {
-    match run_and_check(executor, program, test, limits, checker, check) {
+    match run_and_check(executor, program, test, files, limits, checker, check) {
         Ok(judged) => judged,
         Err(e) => (system_error(&test.name, format!("sandbox: {e}")), false),
     }
@@ -327,11 +330,12 @@ fn run_and_check<E: Executor>(
     executor: &E,
     program: &E::Program,
     test: &TestCase,
+    files: &FileIo,
     limits: Limits,
     checker: CheckerKind,
     check: CheckFn,
 ) -> Result<(TestResult, bool), ExecutorError> {
-    let report = executor.run(program, &test.input, limits)?;
+    let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
     let (verdict, message) = match report.status {
         RunStatus::Ok => check_output(test, &report, checker, check),

@@ -5,6 +5,7 @@ use std::path::Path;
 use crate::config::{CompileConfig, Config};
 use crate::languages::cache::{CacheUse, CompileCache};
 use crate::languages::{self, LanguageTable, Program};
+use crate::problem::FileIo;
 use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
 
 use super::executor::{Compilation, Executor, ExecutorError};
@@ -115,5 +116,25 @@ impl Executor for SandboxExecutor {
         self.sandbox
             .run(&request)
             .map_err(|e| ExecutorError(e.to_string()))
+    }
+
+    fn run_test(
+        &self,
+        program: &Program,
+        input: &Path,
+        files: &FileIo,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        let mut request = program.run_request(Some(input.to_path_buf()), limits);
+        let collected =
+            super::file_io::prepare(&mut request, files, input, self.sandbox.box_root())
+                .map_err(ExecutorError)?;
+        let mut report = self
+            .sandbox
+            .run(&request)
+            .map_err(|e| ExecutorError(e.to_string()))?;
+        super::file_io::take_output(&mut report, collected, limits.output_bytes)
+            .map_err(ExecutorError)?;
+        Ok(report)
     }
 }

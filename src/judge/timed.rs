@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::problem::FileIo;
 use crate::sandbox::{Limits, RunReport};
 
 use super::executor::{Compilation, Executor, ExecutorError};
@@ -60,6 +61,20 @@ impl<E: Executor> Executor for Timed<E> {
     ) -> Result<RunReport, ExecutorError> {
         let t = Instant::now();
         let r = self.inner.run(program, stdin, limits);
+        add_elapsed(&self.run_ns, t);
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        r
+    }
+
+    fn run_test(
+        &self,
+        program: &E::Program,
+        input: &Path,
+        files: &FileIo,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        let t = Instant::now();
+        let r = self.inner.run_test(program, input, files, limits);
         add_elapsed(&self.run_ns, t);
         self.runs.fetch_add(1, Ordering::Relaxed);
         r

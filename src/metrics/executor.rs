@@ -79,4 +79,17 @@ impl<E: Executor> Executor for Counted<E> {
             .sandbox_run(self.kind(RunKind::Test), result.is_err());
         result
     }
+
+    fn run_test(
+        &self,
+        program: &Self::Program,
+        input: &Path,
+        files: &crate::problem::FileIo,
+        limits: Limits,
+    ) -> Result<RunReport, ExecutorError> {
+        let result = self.inner.run_test(program, input, files, limits);
+        self.metrics
+            .sandbox_run(self.kind(RunKind::Test), result.is_err());
+        result
+    }
 }

@@ -3,7 +3,8 @@
 //!
 //! What goes in, in this order (each field framed by its name and length, so no two
 //! packages can frame to the same bytes): a format tag, the problem id, the checker kind,
-//! the CPU time, memory and output limits, then every test by name (sorted, whatever order
+//! the CPU time, memory and output limits, the input and output file names when the package
+//! names them (left out when it names none, so such packages keep their hash), then every test by name (sorted, whatever order
 //! the folder lists them in) with the SHA-256 of its input and of its answer. What stays
 //! out: the title and statement (they change no verdict), the generator profile (it only
 //! says how `gen` made the data, which is hashed itself), and the files' times and modes.
@@ -14,7 +15,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::{CheckerKind, ProblemError, TestCase};
+use super::{CheckerKind, FileIo, ProblemError, TestCase};
 
 /// Version of the framing: a change to what is hashed changes this tag, and so every hash.
 const FORMAT: &str = "sudojudge-package-data v1";
@@ -30,6 +31,7 @@ impl DataHash {
         id: &str,
         checker: CheckerKind,
         limits: [u64; 3],
+        file_io: &FileIo,
         tests: &[TestCase],
     ) -> Result<DataHash, ProblemError> {
         let mut h = Sha256::new();
@@ -41,6 +43,14 @@ impl DataHash {
             .zip(limits)
         {
             field(&mut h, name, &value.to_be_bytes());
+        }
+        for (name, value) in [
+            ("input_file", &file_io.input),
+            ("output_file", &file_io.output),
+        ] {
+            if let Some(value) = value {
+                field(&mut h, name, value.as_bytes());
+            }
         }
         let mut sorted: Vec<&TestCase> = tests.iter().collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
@@ -228,7 +238,8 @@ mod tests {
         let started = std::time::Instant::now();
         for p in &problems {
             let limits = [p.time_limit_ms, p.memory_limit_mb, p.output_limit_mb];
-            let again = super::DataHash::compute(&p.id, p.checker, limits, &p.tests).unwrap();
+            let again =
+                super::DataHash::compute(&p.id, p.checker, limits, &p.file_io, &p.tests).unwrap();
             assert_eq!(again, p.data_hash);
         }
         let took = started.elapsed();
@@ -263,5 +274,17 @@ mod tests {
         assert_ne!(toml, other_kind);
         std::fs::write(a.join("problem.toml"), other_kind).unwrap();
         assert_ne!(before, hash_of(&a));
+        for (from, to) in [
+            ("input_file = \"bsudoku.in\"", "input_file = \"other.in\""),
+            (
+                "output_file = \"bsudoku.out\"",
+                "output_file = \"other.out\"",
+            ),
+            ("input_file = \"bsudoku.in\"", ""),
+        ] {
+            assert!(toml.contains(from), "{from} in problem.toml");
+            std::fs::write(a.join("problem.toml"), toml.replace(from, to)).unwrap();
+            assert_ne!(before, hash_of(&a), "{from} -> {to}");
+        }
     }
 }

@@ -9,18 +9,21 @@
 //! - [`answer`]: the reference answer of an input, from the solvers.
 //! - [`gen`]: the deterministic generators of `data/secret/`.
 //! - [`hash`]: [`DataHash`], the content hash of what in a package can change a verdict.
+//! - [`file_io`]: [`FileIo`], the input and output files a package names (NOIP's, USACO's).
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 pub mod answer;
+pub mod file_io;
 pub mod format;
 pub mod gen;
 pub mod hash;
 pub mod package;
 pub mod rng;
 
+pub use file_io::FileIo;
 pub use hash::DataHash;
 pub use package::{find, ids, load, load_all};
 
@@ -122,6 +125,9 @@ pub struct Problem {
     pub tests: Vec<TestCase>,
     /// The package folder.
     pub dir: PathBuf,
+    /// The files the program reads its test from and writes its answer to, besides stdin
+    /// and stdout (`input_file`, `output_file`; none: stdin and stdout only).
+    pub file_io: FileIo,
     /// Content hash of the limits, checker kind and test data as loaded ([`DataHash`]):
     /// nodes sharing one database compare it, and each submission records it.
     pub data_hash: DataHash,
@@ -142,6 +148,7 @@ pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Probl
         statement: String::new(),
         tests,
         dir: dir.to_path_buf(),
+        file_io: FileIo::default(),
         data_hash: DataHash::default(),
     }
 }

@@ -16,6 +16,10 @@ struct ProblemToml {
     memory_limit_mb: u64,
     output_limit_mb: u64,
     checker: CheckerKind,
+    /// The file the test is also given as, in the program's working folder.
+    input_file: Option<String>,
+    /// The file the answer is read from when the program writes it.
+    output_file: Option<String>,
     #[serde(default)]
     gen: GenToml,
 }
@@ -69,6 +73,24 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             return Err(invalid(&toml_path, format!("{key} must be positive")));
         }
     }
+    let file_io = super::FileIo {
+        input: meta.input_file.clone(),
+        output: meta.output_file.clone(),
+    };
+    for (key, name) in [
+        ("input_file", &file_io.input),
+        ("output_file", &file_io.output),
+    ] {
+        if let Some(why) = name.as_deref().and_then(super::file_io::name_problem) {
+            return Err(invalid(&toml_path, format!("{key} {why}")));
+        }
+    }
+    if file_io.input.is_some() && file_io.input == file_io.output {
+        return Err(invalid(
+            &toml_path,
+            "input_file and output_file must differ",
+        ));
+    }
     if let Some(profile) = &meta.gen.profile {
         let known = super::gen::profiles(meta.checker);
         if !known.contains(&profile.as_str()) {
@@ -98,6 +120,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             meta.memory_limit_mb,
             meta.output_limit_mb,
         ],
+        &file_io,
         &tests,
     )?;
     Ok(Problem {
@@ -112,6 +135,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         statement,
         tests,
         dir: dir.to_path_buf(),
+        file_io,
     })
 }
 

@@ -28,6 +28,11 @@ pub struct ProblemSummary {
     pub checker: CheckerKind,
     /// Number of tests.
     pub tests: usize,
+    /// The file the test is also given as in the program's folder (NOIP's, USACO's), when
+    /// the package names one; the test always comes on stdin too.
+    pub input_file: Option<String>,
+    /// The file the answer is read from when the program writes it, else stdout.
+    pub output_file: Option<String>,
 }
 
 /// One sample test, shown with the statement.
@@ -62,6 +67,8 @@ fn summary(p: &Problem) -> ProblemSummary {
         output_limit_mb: p.output_limit_mb,
         checker: p.checker,
         tests: p.tests.len(),
+        input_file: p.file_io.input.clone(),
+        output_file: p.file_io.output.clone(),
     }
 }
 

@@ -102,6 +102,10 @@ pub enum ApiError {
     /// `not_a_participant`...).
     #[error("{}", .0.message())]
     Contest(crate::accounts::access::ContestRefusal),
+    /// The contest's `languages` list refuses the submission's language: 403
+    /// `language_not_allowed` with the list.
+    #[error("{0}")]
+    LanguageNotAllowed(#[from] crate::contest::languages::LanguageRefused),
     /// The open mode refuses a request naming a host that is not loopback (DNS rebinding).
     #[error("{0}")]
     MisdirectedHost(String),
@@ -158,6 +162,7 @@ impl ApiError {
             ApiError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             ApiError::Csrf(_) => (StatusCode::FORBIDDEN, "csrf"),
             ApiError::Contest(reason) => (StatusCode::FORBIDDEN, reason.code()),
+            ApiError::LanguageNotAllowed(_) => (StatusCode::FORBIDDEN, "language_not_allowed"),
             ApiError::MisdirectedHost(_) => (StatusCode::MISDIRECTED_REQUEST, "host_not_allowed"),
             ApiError::InContest { .. } => (StatusCode::FORBIDDEN, "in_contest"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),

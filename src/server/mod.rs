@@ -2,8 +2,8 @@
 //!
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
-//! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
-//!   contests, scoreboard, clarifications, users, nodes), thin over the services.
+//! - `api_*`: one file per resource (health, problems, languages, submissions, runs,
+//!   login/logout/me, contests, scoreboard, clarifications, users, nodes), thin over the services.
 //! - [`services`]: what the API and the web pages share, the only code of theirs that reads
 //!   or writes the store: submissions, login, users, the queue, and the contest services
 //!   (a contest as the caller sees it, submitting, the board, clarifications, what contests
@@ -24,6 +24,7 @@ pub mod api_auth;
 pub mod api_clarifications;
 pub mod api_contests;
 pub mod api_health;
+pub mod api_languages;
 pub mod api_metrics;
 pub mod api_nodes;
 pub mod api_problems;
@@ -69,6 +70,7 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
     vec![
         ("/api/health", get(api_health::get)),
         ("/api/problems", get(api_problems::list)),
+        ("/api/languages", get(api_languages::list)),
         ("/api/problems/{id}", get(api_problems::get)),
         (
             "/api/submissions",

@@ -6,8 +6,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::{
-    api_auth, api_clarifications, api_contests, api_health, api_nodes, api_problems, api_runs,
-    api_scoreboard, api_submissions,
+    api_auth, api_clarifications, api_contests, api_health, api_languages, api_nodes, api_problems,
+    api_runs, api_scoreboard, api_submissions,
 };
 
 struct BearerAuth;
@@ -37,13 +37,14 @@ impl Modify for BearerAuth {
         title = "sudojudge",
         description = "An online judge for three Sudoku problems. Errors are \
                        {\"error\":{\"code\",\"message\"}}. With accounts in force every \
-                       endpoint but health, problems, login and this document needs \
+                       endpoint but health, problems, languages, login and this document needs \
                        Authorization: Bearer TOKEN."
     ),
     paths(
         api_health::get,
         api_problems::list,
         api_problems::get,
+        api_languages::list,
         api_submissions::create,
         api_submissions::list,
         api_submissions::get,

@@ -40,7 +40,9 @@ pub struct DataReport {
 pub fn verify_data(problem: &Problem) -> DataReport {
     let mut faults = Vec::new();
     for test in &problem.tests {
-        if let Err(message) = verify_test(problem.checker, test) {
+        if let Err(message) =
+            verify_test(problem.checker, test).and_then(|()| profile_promise(problem, test))
+        {
             faults.push(DataFault {
                 test: Some(test.name.clone()),
                 message,
@@ -55,6 +57,31 @@ pub fn verify_data(problem: &Problem) -> DataReport {
         tests: problem.tests.len(),
         ok: faults.is_empty(),
         faults,
+    }
+}
+
+/// What a package's generator profile promises beyond its checker kind: target-sudoku's
+/// `noip` profile (the default) holds NOIP's kind of grids, so no two givens clash.
+fn profile_promise(problem: &Problem, test: &TestCase) -> Result<(), String> {
+    let noip = problem.checker == CheckerKind::TargetSudoku
+        && matches!(problem.gen_profile.as_deref(), None | Some("noip"));
+    if !noip {
+        return Ok(());
+    }
+    let grid = format::target::parse(&read(&test.input)?)
+        .map_err(|e| format!("{}: {e}", test.input.display()))?;
+    match crate::problem::gen::target::first_clash(&grid) {
+        None => Ok(()),
+        Some((a, b)) => Err(format!(
+            "{}: givens at row {} column {} and row {} column {} clash; NOIP's data (the \
+             `noip` profile) has no clashing givens: such tests belong to the `clashing` \
+             profile (target-sudoku-clash)",
+            test.input.display(),
+            a / 9 + 1,
+            a % 9 + 1,
+            b / 9 + 1,
+            b % 9 + 1
+        )),
     }
 }
 

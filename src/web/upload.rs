@@ -136,7 +136,7 @@ mod tests {
             ("source", None, "ignored"),
         ]);
         let got = futures_block(read(f, &t, 1000)).unwrap();
-        assert_eq!(got.language.as_deref(), Some("cpp"));
+        assert_eq!(got.language.as_deref(), Some("cpp17"));
         assert_eq!(got.source, "int main(){}");
         let f = form(&[
             ("language", None, "python"),

@@ -29,7 +29,7 @@ async fn fifty_concurrent_submissions_are_all_judged() {
     assert_eq!(ids.len(), 50, "50 distinct ids");
     let done = wait_done(&c, &d, &ids, Duration::from_secs(180)).await;
     for s in &done {
-        let expected = if s["language"] == "c" { "AC" } else { "WA" };
+        let expected = if s["language"] == "c17" { "AC" } else { "WA" };
         assert_eq!(s["verdict"], expected, "{s}");
         assert!(!s["tests"].as_array().unwrap().is_empty());
     }

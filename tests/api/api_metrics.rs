@@ -295,7 +295,7 @@ async fn submissions_record_the_data_hash() {
     let c = client();
     let health = get_json(&c, d.url("/api/health")).await;
     let hashes = health["data_hashes"].as_object().expect("data_hashes");
-    assert_eq!(hashes.len(), 4, "{health:#}");
+    assert_eq!(hashes.len(), 5, "{health:#}");
     let expected = hashes["binary-sudoku"].as_str().unwrap().to_string();
     assert_eq!(expected.len(), 64);
     assert_ne!(expected, hashes["sudoku"].as_str().unwrap());

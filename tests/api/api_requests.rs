@@ -63,7 +63,13 @@ async fn reads_runs_and_bad_requests() {
         .collect();
     assert_eq!(
         ids,
-        ["binary-sudoku", "sudoku", "sudoku-hard", "target-sudoku"]
+        [
+            "binary-sudoku",
+            "sudoku",
+            "sudoku-hard",
+            "target-sudoku",
+            "target-sudoku-clash"
+        ]
     );
     let sudoku = sudojudge::problem::load(&problems.join("sudoku")).unwrap();
     assert_eq!(list[1]["time_limit_ms"], sudoku.time_limit_ms);

@@ -14,6 +14,7 @@ mod api_connections;
 mod api_contests;
 mod api_feedback;
 mod api_hostile;
+mod api_languages;
 mod api_load;
 mod api_login_flood;
 mod api_login_limits;

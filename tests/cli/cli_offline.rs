@@ -7,7 +7,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const PROBLEMS: [&str; 4] = ["sudoku", "sudoku-hard", "target-sudoku", "binary-sudoku"];
+const PROBLEMS: [&str; 5] = [
+    "sudoku",
+    "sudoku-hard",
+    "target-sudoku",
+    "target-sudoku-clash",
+    "binary-sudoku",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -344,6 +350,13 @@ fn gen_reproduces_the_committed_sudoku_data() {
 #[test]
 fn gen_reproduces_the_committed_sudoku_hard_data() {
     assert_gen_reproduces("sudoku-hard");
+}
+
+/// `target-sudoku-clash` shares the `target-sudoku` kind; its `[gen] profile = "clashing"`
+/// adds the clashing grids NOIP's data (target-sudoku's `noip` profile) never had.
+#[test]
+fn gen_reproduces_the_committed_target_sudoku_clash_data() {
+    assert_gen_reproduces("target-sudoku-clash");
 }
 
 #[test]

@@ -27,7 +27,7 @@ fn judge_prints_the_design_json_and_a_table_and_exits_0_on_ac_only() {
     assert_eq!(v["verdict"], "AC", "{v}");
     assert_eq!(
         (v["problem"].as_str(), v["language"].as_str()),
-        (Some("binary-sudoku"), Some("c"))
+        (Some("binary-sudoku"), Some("c17"))
     );
     assert_eq!(v["score"], 100);
     assert_eq!(v["compile"]["ok"], true);

@@ -411,7 +411,7 @@ async fn csrf_cookies_sign_out_and_escaping() {
     let v = wait_judged(&api, &d, &boss_token, id).await;
     assert_eq!(
         (v["language"].as_str(), v["verdict"].as_str()),
-        (Some("c"), Some("AC"))
+        (Some("c17"), Some("AC"))
     );
 
     // A 200 KB source: its page stays under 100 KB and links the whole source.

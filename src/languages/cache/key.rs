@@ -244,4 +244,37 @@ mod tests {
         // A compiler named without its path cannot be identified: never cached.
         assert!(key(&["cc".to_string()], &limits, b"x").is_none());
     }
+
+    #[test]
+    fn each_standard_has_keys_of_its_own() {
+        let config = Config::embedded().unwrap();
+        let table = LanguageTable::from_config(&config);
+        let source = b"int main(){return 0;}";
+        let mut keys = std::collections::HashMap::new();
+        for id in [
+            "cpp98", "cpp11", "cpp14", "cpp17", "cpp20", "c99", "c11", "c17",
+        ] {
+            let language = table.get(id).unwrap();
+            let argv = language.compile.clone().unwrap();
+            if !Path::new(&argv[0]).is_file() {
+                continue;
+            }
+            let parts = KeyParts {
+                language,
+                argv: &argv,
+                limits: &config.compile,
+                mounts: &config.sandbox.mounts,
+                box_settings: "tmp 64",
+            };
+            let key = key_of(&parts, &[], source).unwrap();
+            if let Some(other) = keys.insert(key, id) {
+                panic!("{id} and {other} share a key");
+            }
+        }
+        // `cpp` is the `cpp17` entry, so its compiles share that entry's keys.
+        assert_eq!(
+            table.get("cpp").map(|l| &l.compile),
+            table.get("cpp17").map(|l| &l.compile)
+        );
+    }
 }

@@ -7,7 +7,7 @@
 
 mod binary;
 mod sudoku;
-mod target;
+pub mod target;
 
 use std::path::{Path, PathBuf};
 
@@ -70,7 +70,8 @@ pub struct GeneratedCase {
 pub fn profiles(kind: CheckerKind) -> &'static [&'static str] {
     match kind {
         CheckerKind::Sudoku => &["classic", "speed"],
-        CheckerKind::TargetSudoku | CheckerKind::BinarySudoku => &["default"],
+        CheckerKind::TargetSudoku => &["noip", "clashing"],
+        CheckerKind::BinarySudoku => &["default"],
     }
 }
 
@@ -84,7 +85,8 @@ pub fn generate(
     match (kind, profile) {
         (CheckerKind::Sudoku, None | Some("classic")) => sudoku::classic(datasets),
         (CheckerKind::Sudoku, Some("speed")) => sudoku::speed(datasets),
-        (CheckerKind::TargetSudoku, None | Some("default")) => target::generate(),
+        (CheckerKind::TargetSudoku, None | Some("noip")) => target::noip(),
+        (CheckerKind::TargetSudoku, Some("clashing")) => target::clashing_givens(),
         (CheckerKind::BinarySudoku, None | Some("default")) => binary::generate(),
         (_, Some(unknown)) => Err(GenError::UnknownProfile {
             profile: unknown.to_string(),
@@ -133,9 +135,8 @@ mod tests {
         let err = generate(CheckerKind::BinarySudoku, Some("speed"), nowhere).unwrap_err();
         assert!(matches!(err, GenError::UnknownProfile { .. }), "{err}");
         // The default profile is the first one listed.
-        for kind in [CheckerKind::TargetSudoku, CheckerKind::BinarySudoku] {
-            assert_eq!(profiles(kind), ["default"]);
-        }
+        assert_eq!(profiles(CheckerKind::BinarySudoku), ["default"]);
+        assert_eq!(profiles(CheckerKind::TargetSudoku), ["noip", "clashing"]);
         assert_eq!(profiles(CheckerKind::Sudoku)[0], "classic");
     }
 }

@@ -1,6 +1,7 @@
 //! `target-sudoku` secret data: at least 24 givens (the NOIP constraint), from a unique
 //! completion up to tens of thousands of completions, grids with no completion although no
-//! two givens clash, clashing givens, and full grids.
+//! two givens clash, and full grids (the `noip` profile, NOIP's kind); the `clashing`
+//! profile (`target-sudoku-clash`) adds grids whose givens clash.
 
 use super::sudoku::{carve, random_full_grid};
 use super::{GenError, GeneratedCase};
@@ -134,8 +135,50 @@ fn case(name: &str, grid: &[u8; 81]) -> GeneratedCase {
     }
 }
 
-pub(super) fn generate() -> Result<Vec<GeneratedCase>, GenError> {
-    let seeded = |seed: u64| SplitMix64::new(0x7a26_0000 + seed);
+/// NOIP's kind of data (the `noip` profile, the default): valid givens, solvable or not, as
+/// the original's data; no grid whose givens clash.
+pub(super) fn noip() -> Result<Vec<GeneratedCase>, GenError> {
+    let mut cases = base()?;
+    let full = random_full_grid(&mut seeded(51));
+    cases.push(case("17-full-grid", &full));
+    let mut one = random_full_grid(&mut seeded(52));
+    one[40] = 0;
+    cases.push(case("18-one-empty-centre", &one));
+    Ok(cases)
+}
+
+/// The `clashing` profile (this project's extension, `target-sudoku-clash`): NOIP's kind of
+/// data and grids whose givens clash (answer -1), the same bytes target-sudoku shipped before
+/// it kept to the original's data.
+pub(super) fn clashing_givens() -> Result<Vec<GeneratedCase>, GenError> {
+    let mut cases = base()?;
+    cases.push(case(
+        "17-clash-in-row",
+        &clashing(&mut seeded(41), Unit::Row)?,
+    ));
+    cases.push(case(
+        "18-clash-in-box",
+        &clashing(&mut seeded(42), Unit::Box)?,
+    ));
+    let full = random_full_grid(&mut seeded(51));
+    cases.push(case("19-full-grid", &full));
+    let mut one = random_full_grid(&mut seeded(52));
+    one[40] = 0;
+    cases.push(case("20-one-empty-centre", &one));
+    let mut rng = seeded(53);
+    let mut broken = random_full_grid(&mut rng);
+    let (a, b) = (rng.below(9), 9 + rng.below(9));
+    broken.swap(a, b);
+    cases.push(case("21-full-grid-clashing", &broken));
+    Ok(cases)
+}
+
+fn seeded(seed: u64) -> SplitMix64 {
+    SplitMix64::new(0x7a26_0000 + seed)
+}
+
+/// The cases both profiles share: many, some, one and no completions (no clash).
+fn base() -> Result<Vec<GeneratedCase>, GenError> {
     let mut cases = Vec::new();
     let mut push = |name: &str, grid: [u8; 81]| cases.push(case(name, &grid));
 
@@ -169,18 +212,23 @@ pub(super) fn generate() -> Result<Vec<GeneratedCase>, GenError> {
             dead_end(&mut seeded(seed), n)?,
         );
     }
-    push("17-clash-in-row", clashing(&mut seeded(41), Unit::Row)?);
-    push("18-clash-in-box", clashing(&mut seeded(42), Unit::Box)?);
-
-    let full = random_full_grid(&mut seeded(51));
-    push("19-full-grid", full);
-    let mut one = random_full_grid(&mut seeded(52));
-    one[40] = 0;
-    push("20-one-empty-centre", one);
-    let mut rng = seeded(53);
-    let mut broken = random_full_grid(&mut rng);
-    let (a, b) = (rng.below(9), 9 + rng.below(9));
-    broken.swap(a, b);
-    push("21-full-grid-clashing", broken);
     Ok(cases)
+}
+
+/// The first two givens of `grid` that clash (cells, row-major), if any: NOIP's data has
+/// none, and `verify` holds a `noip` package to that.
+pub fn first_clash(grid: &[u8; 81]) -> Option<(usize, usize)> {
+    (0..81).filter(|&i| grid[i] != 0).find_map(|cell| {
+        let (r, c) = (cell / 9, cell % 9);
+        (0..9)
+            .flat_map(|k| {
+                [
+                    r * 9 + k,
+                    k * 9 + c,
+                    (r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3,
+                ]
+            })
+            .find(|&p| p > cell && grid[p] == grid[cell])
+            .map(|p| (cell, p))
+    })
 }

@@ -14,19 +14,20 @@ use crate::server::state::AppState;
 
 use super::contests::hiding::{problem_visible, shown};
 
-/// Checks the language and the source size; shared with `POST /api/runs`.
+/// Checks the language and the source size; shared with `POST /api/runs`. Returns the id
+/// the source is compiled as (an alias such as `cpp` gives its entry's id, `cpp17`), which
+/// is what a submission records.
 pub(crate) fn check_language_and_source(
     state: &AppState,
     language: &str,
     source: &str,
-) -> ApiResult<()> {
-    if !state.languages.contains(language) {
-        let known: Vec<&str> = state.languages.iter().map(String::as_str).collect();
+) -> ApiResult<String> {
+    let Some(entry) = state.language_table.get(language) else {
         return Err(ApiError::UnknownLanguage(
             language.to_string(),
-            known.join(", "),
+            state.language_table.known_ids().join(", "),
         ));
-    }
+    };
     if source.len() > state.max_source_bytes {
         return Err(ApiError::TooLarge(format!(
             "source is {} bytes; the limit is {} KiB",
@@ -37,7 +38,7 @@ pub(crate) fn check_language_and_source(
     if crate::languages::is_blank(source.as_bytes()) {
         return Err(ApiError::Invalid(crate::languages::EMPTY_SOURCE.into()));
     }
-    Ok(())
+    Ok(entry.id.clone())
 }
 
 /// Seconds a submission refused by a full queue is told to wait (`Retry-After`).
@@ -56,7 +57,7 @@ pub async fn enqueue(
         return Err(ApiError::UnknownProblem(problem));
     }
     super::contests::outside::check(state, caller, &problem, None).await?;
-    check_language_and_source(state, &language, &source)?;
+    let language = check_language_and_source(state, &language, &source)?;
     let new = NewSubmission {
         data_hash: state.problems.get(&problem).map(|p| p.data_hash.to_hex()),
         problem,

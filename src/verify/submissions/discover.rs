@@ -21,7 +21,8 @@ pub struct ReferenceSolution {
     pub path: PathBuf,
     /// The folder's promise.
     pub expected: Expectation,
-    /// Language id from the language table, chosen by the file's extension.
+    /// Language id from the language table: the one named before the extension
+    /// (`gets.cpp98.cpp` is C++98), else the one the extension selects.
     pub language: String,
 }
 
@@ -63,11 +64,17 @@ pub enum DiscoverError {
     },
 }
 
-/// The language id whose extensions include `path`'s extension.
+/// The language id of a reference solution: a language id or alias written before the
+/// extension names it (`poj_gets.cpp98.cpp`: a solution of an era that compiled C++98),
+/// else the language whose extensions include `path`'s extension.
 pub fn language_of(config: &Config, path: &Path) -> Option<String> {
-    LanguageTable::from_config(config)
-        .guess(path)
-        .map(|l| l.id.clone())
+    let table = LanguageTable::from_config(config);
+    let guessed = table.guess(path)?;
+    let named = Path::new(path.file_stem()?)
+        .extension()
+        .and_then(|e| e.to_str())
+        .and_then(|id| table.get(id));
+    Some(named.unwrap_or(guessed).id.clone())
 }
 
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {

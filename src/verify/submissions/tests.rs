@@ -192,6 +192,8 @@ fn discovery_lists_solutions_by_folder_with_languages() {
             ("wrong_answer/greedy.cpp", "wrong"),
             ("accepted/z.py", "echo"),
             ("accepted/a.rs", "echo"),
+            ("accepted/poj.cpp98.cpp", "echo"),
+            ("accepted/b.v2.py", "echo"),
             ("run_time_error/.hidden", "x"),
         ],
     );
@@ -204,8 +206,10 @@ fn discovery_lists_solutions_by_folder_with_languages() {
         names,
         [
             ("accepted/a.rs", "rust"),
+            ("accepted/b.v2.py", "python"),
+            ("accepted/poj.cpp98.cpp", "cpp98"),
             ("accepted/z.py", "python"),
-            ("wrong_answer/greedy.cpp", "cpp")
+            ("wrong_answer/greedy.cpp", "cpp17")
         ]
     );
 }

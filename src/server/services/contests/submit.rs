@@ -1,5 +1,6 @@
 //! A submission to a contest: the contest's rules first (403 with the reason), then the
-//! problem (its label or its id), the language and the source, then the rate and the queue's
+//! problem (its label or its id), the language and the source, the contest's languages
+//! (403 `language_not_allowed`), then the rate and the queue's
 //! bound, checked in the store's transaction (429 with `Retry-After`, 503).
 
 use serde::Deserialize;
@@ -47,7 +48,8 @@ pub async fn submit(
         .problem(&req.problem)
         .ok_or_else(|| ApiError::UnknownProblem(req.problem.clone()))?;
     super::outside::check(state, caller, &problem.problem, Some(id)).await?;
-    check_language_and_source(state, &req.language, &req.source)?;
+    let language = check_language_and_source(state, &req.language, &req.source)?;
+    crate::contest::languages::check(c, &language, state.language_table.aliases_of(&language))?;
     let jury = access::contest_audience(caller) == crate::contest::Audience::Admin;
     let new = NewContestSubmission {
         submission: NewSubmission {
@@ -56,7 +58,7 @@ pub async fn submit(
                 .get(&problem.problem)
                 .map(|p| p.data_hash.to_hex()),
             problem: problem.problem.clone(),
-            language: req.language,
+            language,
             source: req.source,
             owner: caller.user_id(),
         },

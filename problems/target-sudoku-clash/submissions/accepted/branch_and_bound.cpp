@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/accepted/branch_and_bound.cpp

@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/accepted/row_bound_mrv.rs

@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/accepted/textbook.cpp

@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/run_time_error/ring_off_by_one.rs

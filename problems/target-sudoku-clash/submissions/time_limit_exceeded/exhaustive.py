@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/time_limit_exceeded/exhaustive.py

@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/wrong_answer/first_completion.cpp

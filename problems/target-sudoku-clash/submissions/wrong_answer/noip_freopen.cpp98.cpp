@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/accepted/noip_freopen.cpp98.cpp

@@ -1,0 +1,1 @@
+../../../target-sudoku/submissions/wrong_answer/zero_for_none.c
