@@ -105,8 +105,8 @@ async fn a_contestant_and_an_admin_in_chromium() {
         .await
         .unwrap();
     assert_eq!(
-        chosen, "c",
-        "the script guessed the language from the file's extension"
+        chosen, "c17",
+        "the script guessed the language from the file's extension (`.c` is C17)"
     );
     b.click_and_load("#submit button[type=submit]").await;
     let ac_page = b.path().await;
