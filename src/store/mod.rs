@@ -11,11 +11,13 @@
 //!   data, rejudges record it.
 //! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
 //! - [`location`]: [`Location`], which store a `--database` setting names.
-//! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes), with `sqlite_accounts.rs`,
-//!   `sqlite_contests.rs`, `sqlite_depths.rs` and `sqlite_nodes.rs`.
-//! - [`postgres`]: [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), with
-//!   `postgres_queue.rs`, `postgres_accounts.rs`, `postgres_contests.rs` and
-//!   `postgres_nodes.rs`; `contest_rows.rs` decodes the contest rows of both stores.
+//! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes) and [`postgres`]:
+//!   [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), each a folder with
+//!   one file per concern, the same names in both (`mod.rs` opens the store and holds the
+//!   queue, `accounts.rs`, `contests.rs`, `nodes.rs`, `gauges.rs` or `queue.rs`);
+//!   `contest_rows.rs`, `result_rows.rs` and `node_data.rs` hold what both share.
+//! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
+//! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
@@ -30,17 +32,9 @@ pub mod node_data;
 pub mod nodes;
 pub mod owner;
 pub mod postgres;
-mod postgres_accounts;
-mod postgres_contests;
-mod postgres_nodes;
-mod postgres_queue;
 pub mod queue;
 mod result_rows;
 pub mod sqlite;
-mod sqlite_accounts;
-mod sqlite_contests;
-mod sqlite_depths;
-mod sqlite_nodes;
 
 use std::path::PathBuf;
 
@@ -62,7 +56,7 @@ pub use owner::DatabaseOwner;
 pub use postgres::PgStore;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
-pub use sqlite_depths::IN_QUEUE;
+pub use sqlite::IN_QUEUE;
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]
@@ -190,15 +184,5 @@ fn make_private(file: &std::path::Path, create: bool) -> std::io::Result<()> {
     }
 }
 
-#[cfg(test)]
-mod backends;
-#[cfg(test)]
-mod contest_tests;
-#[cfg(test)]
-mod data_tests;
-#[cfg(test)]
-mod fair_tests;
-#[cfg(test)]
-mod lease_tests;
 #[cfg(test)]
 mod tests;

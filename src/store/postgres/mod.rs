@@ -1,7 +1,14 @@
 //! The PostgreSQL store, for several nodes on one database: the same tables as SQLite (its own
 //! migrations, `migrations/postgres/`), claims with `FOR UPDATE SKIP LOCKED`, leases that
 //! run out when a node stops beating, and a `LISTEN`/`NOTIFY` channel that wakes idle
-//! workers on every node when a submission is queued.
+//! workers on every node when a submission is queued. Beside this file (the store and the
+//! submissions' reads): `queue.rs`, `accounts.rs`, `contests.rs` and `nodes.rs`, as in
+//! `sqlite/`.
+
+mod accounts;
+mod contests;
+mod nodes;
+mod queue;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -171,7 +178,7 @@ impl PgStore {
         )
         .fetch_all(&self.pool)
         .await?;
-        Ok(super::sqlite_depths::depths(queued, &in_flight))
+        Ok(super::sqlite::gauges::depths(queued, &in_flight))
     }
 
     /// This store with `data`: claims refuse other data if it says so, rejudges record it.

@@ -4,14 +4,14 @@
 
 use crate::judge::JudgeReport;
 
-use super::model::{
+use super::{PgStore, QUEUE_CHANNEL};
+use crate::store::model::{
     signed, Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome, Status,
 };
-use super::node_data::{refused_sql, NodeData, QueuedGroup};
-use super::postgres::{PgStore, QUEUE_CHANNEL};
-use super::queue::Queue;
-use super::result_rows::insert_statements;
-use super::StoreError;
+use crate::store::node_data::{refused_sql, NodeData, QueuedGroup};
+use crate::store::queue::Queue;
+use crate::store::result_rows::insert_statements;
+use crate::store::StoreError;
 
 /// Whether the queued submission `q` is one this node takes: `$N` is [`NodeData`]'s claim
 /// filter (a JSON object of problem id to hash; NULL takes anything): the node has the

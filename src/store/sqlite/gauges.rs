@@ -3,9 +3,9 @@
 //! submissions grouped by problem and submitted hash (what a node refuses, what no live node
 //! can take).
 
-use super::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
-use super::sqlite::accepts;
-use super::{SqliteStore, Status, StoreError};
+use super::accepts;
+use crate::store::node_data::{refused_sql, NodeData, QueuedGroup, QUEUED_GROUPS};
+use crate::store::{SqliteStore, Status, StoreError};
 
 /// The statuses of submissions not judged yet, in the order the gauge lists them.
 pub const IN_QUEUE: [Status; 3] = [Status::Queued, Status::Compiling, Status::Running];
@@ -55,7 +55,7 @@ impl SqliteStore {
 
 /// The gauge's rows from the two counts both stores make (queued; in flight by status), each
 /// through its partial index.
-pub(super) fn depths(queued: i64, in_flight: &[(String, i64)]) -> Vec<(Status, u64)> {
+pub(in crate::store) fn depths(queued: i64, in_flight: &[(String, i64)]) -> Vec<(Status, u64)> {
     IN_QUEUE
         .into_iter()
         .map(|status| {

@@ -2,6 +2,13 @@
 //!
 //! Writes go through a pool of one connection (SQLite has one writer anyway; queueing in the
 //! pool is fairer and faster than the busy handler's sleeps), reads through a pool of several.
+//! Beside this file (the store, its migrations from `migrations/sqlite/`, the queue and the
+//! submissions): `accounts.rs`, `contests.rs`, `nodes.rs` and `gauges.rs`, as in `postgres/`.
+
+mod accounts;
+mod contests;
+pub(super) mod gauges;
+mod nodes;
 
 use std::path::Path;
 use std::time::Duration;
@@ -21,6 +28,8 @@ use super::queue::Queue;
 use super::result_rows::insert_statements;
 use super::StoreError;
 
+pub use gauges::IN_QUEUE;
+
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 /// The end of a lease that starts now; binds [`lease_modifier`].
 pub(super) const LEASE_END: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)";
@@ -36,7 +45,7 @@ pub(super) fn lease_modifier(lease: &Lease) -> String {
 /// open mode is one owner, hence `IS`), then oldest queued (`queued_at`, then id). The oldest
 /// queued row among the owners with the fewest in flight is that owner's oldest, so one ORDER
 /// BY gives "the oldest of the least busy owner, ties to the owner whose oldest is oldest". The
-/// count reads the partial index `submissions_in_flight` (migrations/0003_fair_queue.sql).
+/// count reads the partial index `submissions_in_flight` (migrations/sqlite/0003_fair_queue.sql).
 /// Whether the queued submission `q` is one this node takes: `?N` is [`NodeData`]'s claim
 /// filter (a JSON object of problem id to hash; NULL takes anything): the node has the
 /// problem, and the submission's hash is unset or the node's.
@@ -114,7 +123,7 @@ impl SqliteStore {
             .connect_with(options.clone())
             .await
             .map_err(open)?;
-        sqlx::migrate!()
+        sqlx::migrate!("migrations/sqlite")
             .run(&writer)
             .await
             .map_err(StoreError::Migrate)?;
