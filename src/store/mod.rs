@@ -7,15 +7,20 @@
 //! - [`contests`]: the [`ContestStore`] trait: participations, contest submissions under a
 //!   rate, the board's data and version, freeze state, clarifications.
 //! - [`nodes`]: the [`NodeStore`] trait: node registration, heartbeats, lease expiry.
+//! - [`submissions`]: the [`SubmissionReads`] trait (a submission, lists, who fills the
+//!   queue) and the SQL both backends run for it.
+//! - [`gauges`]: the [`Gauges`] trait: the queue's depth by status, queued groups, refusals.
 //! - [`node_data`]: [`NodeData`], the data hashes a node judges with: claims refuse other
 //!   data, rejudges record it.
 //! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
 //! - [`location`]: [`Location`], which store a `--database` setting names.
 //! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes) and [`postgres`]:
 //!   [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), each a folder with
-//!   one file per concern, the same names in both (`mod.rs` opens the store and holds the
-//!   queue, `accounts.rs`, `contests.rs`, `nodes.rs`, `gauges.rs` or `queue.rs`);
-//!   `contest_rows.rs`, `result_rows.rs` and `node_data.rs` hold what both share.
+//!   one file per concern, the same names in both: `mod.rs` (opening, migrating),
+//!   `queue.rs`, `submissions.rs`, `accounts.rs`, `contests.rs`, `nodes.rs`, `gauges.rs`.
+//!   The SQL that is the same text in both lives once beside the trait it serves
+//!   (`submissions.rs`, `gauges.rs`, `contest_rows.rs`, `result_rows.rs`, `node_data.rs`;
+//!   SQLite takes `$N` placeholders, numbered by first appearance).
 //! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
@@ -25,6 +30,7 @@ pub mod accounts;
 pub mod any;
 mod contest_rows;
 pub mod contests;
+pub mod gauges;
 pub mod lease;
 pub mod location;
 pub mod model;
@@ -35,6 +41,7 @@ pub mod postgres;
 pub mod queue;
 mod result_rows;
 pub mod sqlite;
+pub mod submissions;
 
 use std::path::PathBuf;
 
@@ -44,6 +51,8 @@ pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
     ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,
 };
+pub use gauges::Gauges;
+pub use gauges::IN_QUEUE;
 pub use lease::{Lease, DEFAULT_LEASE};
 pub use location::Location;
 pub use model::{
@@ -56,7 +65,7 @@ pub use owner::DatabaseOwner;
 pub use postgres::PgStore;
 pub use queue::Queue;
 pub use sqlite::SqliteStore;
-pub use sqlite::IN_QUEUE;
+pub use submissions::SubmissionReads;
 
 /// Errors of the store.
 #[derive(Debug, thiserror::Error)]

@@ -8,7 +8,7 @@ use super::{PgStore, QUEUE_CHANNEL};
 use crate::store::model::{
     signed, Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome, Status,
 };
-use crate::store::node_data::{refused_sql, NodeData, QueuedGroup};
+use crate::store::node_data::NodeData;
 use crate::store::queue::Queue;
 use crate::store::result_rows::insert_statements;
 use crate::store::StoreError;
@@ -101,19 +101,6 @@ pub(super) enum Lost {
     Expired,
     /// Claims of earlier instances of this node's name (it was restarted).
     EarlierInstances,
-}
-
-impl PgStore {
-    /// Queued submissions this node's claims refuse, by problem and submitted hash.
-    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
-            return Ok(Vec::new());
-        };
-        Ok(sqlx::query_as(&refused_sql(&accepts(1)))
-            .bind(filter)
-            .fetch_all(&self.pool)
-            .await?)
-    }
 }
 
 impl Lost {

@@ -11,6 +11,7 @@ use crate::store::accounts::{
     UserRow, USER_COLUMNS,
 };
 use crate::store::model::Submission;
+use crate::store::submissions::SubmissionReads;
 use crate::store::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
