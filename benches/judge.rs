@@ -23,7 +23,7 @@ use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{
     Claimed, Enqueued, Lease, Location, NewSubmission, Queue, QueueBounds, RejudgeOutcome,
-    SqliteStore, StaleOutcome, Store, StoreError,
+    SqliteStore, StaleOutcome, Store, StoreError, SubmissionReads,
 };
 
 mod support;

@@ -1,5 +1,5 @@
 //! Users, tokens and submission owners as a trait, implemented by [`super::SqliteStore`]
-//! (`sqlite_accounts.rs`) and [`super::PgStore`] (`postgres_accounts.rs`).
+//! (`sqlite/accounts.rs`) and [`super::PgStore`] (`postgres/accounts.rs`).
 
 use std::future::Future;
 use std::time::Duration;

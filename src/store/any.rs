@@ -1,5 +1,6 @@
 //! [`Store`]: the store a database setting names, SQLite or PostgreSQL, behind the same
-//! traits ([`Queue`], [`AccountStore`], [`ContestStore`], [`NodeStore`]), so the server, the workers and the
+//! traits ([`Queue`], [`SubmissionReads`], [`Gauges`], [`AccountStore`], [`ContestStore`],
+//! [`NodeStore`]), so the server, the workers and the
 //! commands are written once for both.
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use super::contests::{
     BoardData, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue, ContestState,
     ContestStore, NewClarification, NewContestSubmission, RejudgeCount,
 };
+use super::gauges::Gauges;
 use super::lease::Lease;
 use super::location::Location;
 use super::model::{
@@ -28,6 +30,7 @@ use super::nodes::{Node, NodeRegistration, NodeStore};
 use super::postgres::PgStore;
 use super::queue::Queue;
 use super::sqlite::SqliteStore;
+use super::submissions::SubmissionReads;
 use super::StoreError;
 
 /// One of the two stores.
@@ -68,44 +71,6 @@ impl Store {
         each!(self, s => &s.lease)
     }
 
-    /// One submission with its test results and source.
-    pub async fn get(&self, id: i64) -> Result<Option<Submission>, StoreError> {
-        each!(self, s => s.get(id).await)
-    }
-
-    /// Submissions newest first, optionally of one problem and older than `before`.
-    pub async fn list(
-        &self,
-        problem: Option<&str>,
-        limit: u32,
-        before: Option<i64>,
-    ) -> Result<Vec<Submission>, StoreError> {
-        each!(self, s => s.list_owned(None, problem, limit, before).await)
-    }
-
-    /// Submissions newest first, of one owner (`None`: everyone's), matching `filter`, older
-    /// than `before`: the admin page's filters.
-    pub async fn list_filtered(
-        &self,
-        owner: Option<i64>,
-        filter: &ListFilter,
-        limit: u32,
-        before: Option<i64>,
-    ) -> Result<Vec<Submission>, StoreError> {
-        each!(self, s => s.list_filtered(owner, filter, limit, before).await)
-    }
-
-    /// The owners with the most queued submissions (name, count), most first, at most
-    /// `limit`: the admin page's view of who fills the queue.
-    pub async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {
-        each!(self, s => s.queued_by_owner(limit).await)
-    }
-
-    /// How many submissions are queued, compiling and running now: the `/metrics` gauge.
-    pub async fn depth_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
-        each!(self, s => s.depth_by_status().await)
-    }
-
     /// Pokes `wake` when another node queues a submission (PostgreSQL's `NOTIFY`); on SQLite
     /// the one daemon pokes its own workers, so there is nothing to listen to.
     pub async fn forward_queue_notifications(&self, wake: Arc<Notify>) -> Result<(), StoreError> {
@@ -126,16 +91,6 @@ impl Store {
         }
     }
 
-    /// Queued submissions by problem and submitted hash.
-    pub async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        each!(self, s => s.queued_groups().await)
-    }
-
-    /// Queued submissions this node's claims refuse, by problem and submitted hash.
-    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        each!(self, s => s.refused().await)
-    }
-
     /// The package data this store's node judges with, if set.
     pub fn data(&self) -> Option<&NodeData> {
         each!(self, s => s.data.as_ref())
@@ -144,6 +99,40 @@ impl Store {
     /// How long a node may go without a heartbeat before it counts as dead.
     pub fn lease_duration(&self) -> Duration {
         self.lease().duration()
+    }
+}
+
+impl SubmissionReads for Store {
+    async fn get(&self, id: i64) -> Result<Option<Submission>, StoreError> {
+        each!(self, s => s.get(id).await)
+    }
+
+    async fn list_filtered(
+        &self,
+        owner: Option<i64>,
+        filter: &ListFilter,
+        limit: u32,
+        before: Option<i64>,
+    ) -> Result<Vec<Submission>, StoreError> {
+        each!(self, s => s.list_filtered(owner, filter, limit, before).await)
+    }
+
+    async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {
+        each!(self, s => s.queued_by_owner(limit).await)
+    }
+}
+
+impl Gauges for Store {
+    async fn depth_by_status(&self) -> Result<Vec<(Status, u64)>, StoreError> {
+        each!(self, s => s.depth_by_status().await)
+    }
+
+    async fn queued_groups(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        each!(self, s => s.queued_groups().await)
+    }
+
+    async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
+        each!(self, s => s.refused().await)
     }
 }
 

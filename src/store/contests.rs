@@ -2,7 +2,7 @@
 //! with their personal start, contest submissions (contest, label, the contest clock's
 //! instant) stored under the contest's rate, the board's data and version, the freeze state,
 //! a contest-wide rejudge, and clarifications. [`super::SqliteStore`] implements it in
-//! `sqlite_contests.rs`; the rules (who may, when) are the caller's, this only stores.
+//! `sqlite/contests.rs`; the rules (who may, when) are the caller's, this only stores.
 
 use std::future::Future;
 

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use crate::store::Gauges;
 use crate::store::{NodeStore, QueuedGroup, Store};
 
 /// The refusals this node has already logged.

@@ -7,7 +7,7 @@ use crate::checkers::CheckOutcome;
 use crate::judge::{CacheUse, Compilation, ExecutorError, JudgeSettings};
 use crate::problem::{CheckerKind, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
-use crate::store::{NewSubmission, SqliteStore, Status};
+use crate::store::{NewSubmission, SqliteStore, Status, SubmissionReads};
 
 /// Echoes its input after `delay` (the source "wa" prints a wrong answer instead); the
 /// source "bad" does not compile. Its first

@@ -3,6 +3,7 @@
 //! their own (each adapter asks [`crate::accounts::access`] first), kept here so that no
 //! handler or page touches the store.
 
+use crate::store::Gauges;
 use crate::store::{NodeStore, Queue, QueuedGroup};
 
 pub use crate::store::{Node, Status};

@@ -4,6 +4,7 @@
 //! and the submission pages call these; none of them touches the store.
 
 use crate::accounts::{access, Caller, SubmissionScope};
+use crate::store::SubmissionReads;
 use crate::store::{AccountStore, Enqueued, NewSubmission, Queue, QueueBounds, RejudgeOutcome};
 
 pub use crate::store::{ListFilter, Status, Submission};

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::accounts::{access, Caller, UserName};
+use crate::store::SubmissionReads;
 use crate::store::{AccountStore, Queue, StoreError};
 
 pub use crate::store::{NewUser, User};

@@ -1,20 +1,20 @@
-//! [`ContestStore`] on SQLite (tables of migrations/0004_contests.sql). The board's version
+//! [`ContestStore`] on SQLite (tables of migrations/sqlite/0004_contests.sql). The board's version
 //! is bumped by triggers on `submissions`, so every writer (submit, claim, complete, rejudge,
 //! a crash's requeue) invalidates cached boards without knowing about them.
 
 use jiff::Timestamp;
 
-use super::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
-use super::contests::{
+use super::{queue_refusal, SqliteStore, STAMP};
+use crate::contest::Rate;
+use crate::store::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
+use crate::store::contests::{
     db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
     ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
     RejudgeCount,
 };
-use super::model::{Enqueued, QueueBounds};
-use super::node_data::NodeData;
-use super::sqlite::{queue_refusal, SqliteStore, STAMP};
-use super::StoreError;
-use crate::contest::Rate;
+use crate::store::model::{Enqueued, QueueBounds};
+use crate::store::node_data::NodeData;
+use crate::store::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 

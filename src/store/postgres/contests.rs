@@ -6,17 +6,17 @@
 
 use jiff::Timestamp;
 
-use super::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
-use super::contests::{
+use super::queue::{notify_queue, owner_lock, queued_of};
+use super::PgStore;
+use crate::contest::Rate;
+use crate::store::contest_rows::{assemble_board, rate_wait, ClarificationRow, UNANSWERED};
+use crate::store::contests::{
     db_time, parse_db_time, BoardData, Clarification, ClarificationAdded, ClarificationPage,
     ContestEnqueue, ContestState, ContestStore, NewClarification, NewContestSubmission,
     RejudgeCount,
 };
-use super::node_data::NodeData;
-use super::postgres::PgStore;
-use super::postgres_queue::{notify_queue, owner_lock, queued_of};
-use super::StoreError;
-use crate::contest::Rate;
+use crate::store::node_data::NodeData;
+use crate::store::StoreError;
 
 /// The submissions of one owner packed into one text (see `contest_rows::unpack`).
 const PACKED_ENTRIES: &str = "SELECT s.user_id, string_agg(
@@ -223,7 +223,7 @@ impl ContestStore for PgStore {
                  submitted_data_hash = {}
              WHERE contest = $1 AND label = $2 AND status = 'done'
              RETURNING id",
-            super::postgres_queue::stamp(3)
+            super::queue::stamp(3)
         ))
         .bind(contest)
         .bind(label)

@@ -1,10 +1,10 @@
 //! [`NodeStore`] on SQLite: the one daemon of the file registers itself and renews its
 //! leases; expiry is not acted on (a crash is recovered at the next start instead).
 
-use super::model::StaleOutcome;
-use super::nodes::{Node, NodeRegistration, NodeRow, NodeStore};
-use super::sqlite::{lease_modifier, SqliteStore, LEASE_END};
-use super::StoreError;
+use super::{lease_modifier, SqliteStore, LEASE_END};
+use crate::store::model::StaleOutcome;
+use crate::store::nodes::{Node, NodeRegistration, NodeRow, NodeStore};
+use crate::store::StoreError;
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 

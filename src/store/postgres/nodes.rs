@@ -1,11 +1,11 @@
 //! [`NodeStore`] on PostgreSQL: registration, heartbeats that renew leases, and the sweep
 //! that hands a dead node's claims to the others.
 
-use super::model::StaleOutcome;
-use super::nodes::{Node, NodeRegistration, NodeRow, NodeStore};
-use super::postgres::PgStore;
-use super::postgres_queue::{requeue_lost, Lost};
-use super::StoreError;
+use super::queue::{requeue_lost, Lost};
+use super::PgStore;
+use crate::store::model::StaleOutcome;
+use crate::store::nodes::{Node, NodeRegistration, NodeRow, NodeStore};
+use crate::store::StoreError;
 
 impl NodeStore for PgStore {
     async fn register_node(&self, node: &NodeRegistration) -> Result<(), StoreError> {

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::backends::{both, Backend};
-use super::*;
 use crate::accounts::{Role, UserName};
 use crate::contest::{pick, Queued};
 use crate::judge::{CompileInfo, JudgeReport};
+use crate::store::*;
 
 /// A store with `users` accounts; returns their ids.
 async fn store_with_users(b: &Backend, users: usize) -> (Store, Vec<i64>) {

@@ -3,10 +3,10 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::backends::{both, Backend};
-use super::*;
 use crate::accounts::{Role, UserName};
 use crate::contest::Rate;
 use crate::judge::{CompileInfo, JudgeReport};
+use crate::store::*;
 
 both!(
     a_start_is_kept_and_starting_again_does_not_restart_the_timer,

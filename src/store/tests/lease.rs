@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use super::backends::{both, Backend};
-use super::*;
 use crate::judge::{CompileInfo, JudgeReport, Verdict};
+use crate::store::*;
 
 fn new() -> NewSubmission {
     NewSubmission {

@@ -5,13 +5,14 @@ use std::time::Duration;
 
 use crate::accounts::{SubmissionScope, TokenHash, UserName};
 
-use super::accounts::{
+use super::PgStore;
+use crate::store::accounts::{
     to_user, AccountStore, Credentials, CredentialsRow, NewUser, TokenKind, TokenUserRow, User,
     UserRow, USER_COLUMNS,
 };
-use super::model::Submission;
-use super::postgres::PgStore;
-use super::StoreError;
+use crate::store::model::Submission;
+use crate::store::submissions::SubmissionReads;
+use crate::store::StoreError;
 
 impl AccountStore for PgStore {
     async fn any_users(&self) -> Result<bool, StoreError> {

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::backends::{both, Backend};
-use super::*;
 use crate::judge::{CompileInfo, JudgeReport};
+use crate::store::*;
 
 both!(
     a_node_claims_only_what_was_submitted_against_its_data,

@@ -4,14 +4,14 @@
 
 use crate::judge::JudgeReport;
 
-use super::model::{
+use super::{PgStore, QUEUE_CHANNEL};
+use crate::store::model::{
     signed, Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome, Status,
 };
-use super::node_data::{refused_sql, NodeData, QueuedGroup};
-use super::postgres::{PgStore, QUEUE_CHANNEL};
-use super::queue::Queue;
-use super::result_rows::insert_statements;
-use super::StoreError;
+use crate::store::node_data::NodeData;
+use crate::store::queue::Queue;
+use crate::store::result_rows::insert_statements;
+use crate::store::StoreError;
 
 /// Whether the queued submission `q` is one this node takes: `$N` is [`NodeData`]'s claim
 /// filter (a JSON object of problem id to hash; NULL takes anything): the node has the
@@ -101,19 +101,6 @@ pub(super) enum Lost {
     Expired,
     /// Claims of earlier instances of this node's name (it was restarted).
     EarlierInstances,
-}
-
-impl PgStore {
-    /// Queued submissions this node's claims refuse, by problem and submitted hash.
-    pub async fn refused(&self) -> Result<Vec<QueuedGroup>, StoreError> {
-        let Some(filter) = NodeData::claim_filter(self.data.as_ref()) else {
-            return Ok(Vec::new());
-        };
-        Ok(sqlx::query_as(&refused_sql(&accepts(1)))
-            .bind(filter)
-            .fetch_all(&self.pool)
-            .await?)
-    }
 }
 
 impl Lost {

@@ -1,8 +1,8 @@
 //! Store tests, each run on a SQLite file and on a PostgreSQL database (see `backends.rs`).
 
 use super::backends::{both, Backend};
-use super::*;
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
+use crate::store::*;
 
 fn new(problem: &str) -> NewSubmission {
     NewSubmission {
@@ -407,7 +407,7 @@ async fn the_cancelled_status_migration_keeps_every_row_and_result() {
             .create_if_missing(true)
             .foreign_keys(true);
         let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-        let all = sqlx::migrate!();
+        let all = sqlx::migrate!("migrations/sqlite");
         let old = sqlx::migrate::Migrator {
             migrations: Cow::Owned(
                 all.iter()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::*;
+use crate::store::*;
 
 pub(super) use sudojudge_testkit::postgres::PgServer;
 
@@ -61,12 +61,12 @@ macro_rules! both {
         mod $body {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                super::$body(&$crate::store::backends::Backend::sqlite()).await;
+                super::$body(&$crate::store::tests::backends::Backend::sqlite()).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                let Some(backend) = $crate::store::backends::Backend::postgres() else {
+                let Some(backend) = $crate::store::tests::backends::Backend::postgres() else {
                     return;
                 };
                 super::$body(&backend).await;
