@@ -155,6 +155,20 @@ pub fn load_settings_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow
     Ok(packages.apply(load_settings(flag)?))
 }
 
+/// The built-in Sudoku kind of `problem`, or an error saying that only those have `what`
+/// (a package with its own validator has no reference solver or generator here).
+pub fn builtin_kind(
+    problem: &sudojudge::problem::Problem,
+    what: &str,
+) -> anyhow::Result<sudojudge::problem::CheckerKind> {
+    problem.validator.builtin().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{} has no {what}: only the built-in Sudoku kinds have one",
+            problem.id
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

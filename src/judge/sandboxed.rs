@@ -7,7 +7,7 @@ use crate::languages::cache::{CacheUse, CompileCache};
 use crate::languages::{self, LanguageTable, Program};
 use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
 
-use super::executor::{Compilation, Executor, ExecutorError};
+use super::executor::{Compilation, Executor, ExecutorError, ValidatorCall};
 
 /// One slot's sandbox with the language table and compile limits.
 pub struct SandboxExecutor {
@@ -112,6 +112,20 @@ impl Executor for SandboxExecutor {
         limits: Limits,
     ) -> Result<RunReport, ExecutorError> {
         let request = program.run_request(Some(stdin.to_path_buf()), limits);
+        self.sandbox
+            .run(&request)
+            .map_err(|e| ExecutorError(e.to_string()))
+    }
+
+    fn run_validator(
+        &self,
+        program: &Program,
+        call: &ValidatorCall,
+    ) -> Result<RunReport, ExecutorError> {
+        let mut request = program.run_request(Some(call.stdin.clone()), call.limits);
+        request.argv.extend(call.args.iter().cloned());
+        request.files.extend(call.files.iter().cloned());
+        request.collect = call.collect.clone();
         self.sandbox
             .run(&request)
             .map_err(|e| ExecutorError(e.to_string()))

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{CheckerKind, Problem, ProblemError, TestCase};
+use super::{CheckerKind, OutputValidator, Problem, ProblemError, TestCase};
 
 /// The keys of `problem.toml`.
 #[derive(Debug, Deserialize)]
@@ -42,8 +42,18 @@ fn invalid(path: &Path, message: impl Into<String>) -> ProblemError {
     }
 }
 
-/// Loads and checks the package in `dir` (the folder named after the problem id).
+/// Whether `dir` holds a package: a `problem.toml` (this judge's own) or a `problem.yaml`
+/// (a Kattis package).
+pub fn is_package(dir: &Path) -> bool {
+    dir.join("problem.toml").is_file() || super::kattis::is_package(dir)
+}
+
+/// Loads and checks the package in `dir` (the folder named after the problem id): a
+/// `problem.toml` package, else a Kattis one.
 pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
+    if !dir.join("problem.toml").is_file() && super::kattis::is_package(dir) {
+        return super::kattis::load(dir);
+    }
     let toml_path = dir.join("problem.toml");
     let meta: ProblemToml = toml::from_str(&read_text(&toml_path)?)
         .map_err(|e| invalid(&toml_path, e.message().to_string()))?;
@@ -90,9 +100,10 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             "no tests in data/sample or data/secret",
         ));
     }
+    let validator = OutputValidator::Builtin(meta.checker);
     let data_hash = super::DataHash::compute(
         &meta.id,
-        meta.checker,
+        &validator,
         [
             meta.time_limit_ms,
             meta.memory_limit_mb,
@@ -107,11 +118,12 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         time_limit_ms: meta.time_limit_ms,
         memory_limit_mb: meta.memory_limit_mb,
         output_limit_mb: meta.output_limit_mb,
-        checker: meta.checker,
+        validator,
         gen_profile: meta.gen.profile,
         statement,
         tests,
         dir: dir.to_path_buf(),
+        kattis: None,
     })
 }
 
@@ -162,6 +174,7 @@ fn list_tests(dir: &Path, group: &str) -> Result<Vec<TestCase>, ProblemError> {
                 name: format!("{group}/{stem}"),
                 input,
                 answer,
+                validator_args: Vec::new(),
             })
         })
         .collect()
@@ -181,7 +194,7 @@ pub fn load_all(problems_dir: &Path) -> Result<Vec<Problem>, ProblemError> {
     let mut dirs = Vec::new();
     for entry in std::fs::read_dir(problems_dir).map_err(read_err)? {
         let path = entry.map_err(read_err)?.path();
-        if path.join("problem.toml").is_file() {
+        if is_package(&path) {
             dirs.push(path);
         }
     }
@@ -195,7 +208,7 @@ pub fn ids(problems_dir: &Path) -> Vec<String> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.path().join("problem.toml").is_file())
+        .filter(|e| is_package(&e.path()))
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .collect();
     ids.sort();
@@ -213,7 +226,7 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
         return Err(unknown());
     }
     let dir = problems_dir.join(id);
-    if !dir.join("problem.toml").is_file() {
+    if !is_package(&dir) {
         if !problems_dir.is_dir() {
             return Err(ProblemError::NoProblemsFolder {
                 dir: problems_dir.to_path_buf(),
@@ -262,7 +275,10 @@ mod tests {
         let problem = load(&root.path().join("demo")).unwrap();
         let names: Vec<_> = problem.tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["sample/z", "secret/a", "secret/b"]);
-        assert_eq!(problem.checker, CheckerKind::BinarySudoku);
+        assert_eq!(
+            problem.validator,
+            OutputValidator::Builtin(CheckerKind::BinarySudoku)
+        );
         assert_eq!(problem.time_limit_ms, 1000);
         assert_eq!(problem.gen_profile, None);
         assert_eq!(load_all(root.path()).unwrap().len(), 1);

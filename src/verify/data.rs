@@ -40,7 +40,11 @@ pub struct DataReport {
 pub fn verify_data(problem: &Problem) -> DataReport {
     let mut faults = Vec::new();
     for test in &problem.tests {
-        if let Err(message) = verify_test(problem.checker, test) {
+        let verified = match problem.validator.builtin() {
+            Some(kind) => verify_test(kind, test),
+            None => verify_with_validator(problem, test),
+        };
+        if let Err(message) = verified {
             faults.push(DataFault {
                 test: Some(test.name.clone()),
                 message,
@@ -105,6 +109,25 @@ fn verify_test(kind: CheckerKind, test: &TestCase) -> Result<(), String> {
         CheckOutcome::Accepted => Ok(()),
         CheckOutcome::WrongAnswer(m) | CheckOutcome::JudgeError(m) => {
             Err(format!("the checker rejects the answer file: {m}"))
+        }
+    }
+}
+
+/// The checks of a test whose package brings its own validator: both files readable and
+/// the validator accepting the answer file as output.
+fn verify_with_validator(problem: &Problem, test: &TestCase) -> Result<(), String> {
+    let input = read(&test.input)?;
+    let answer = read(&test.answer)?;
+    match crate::validators::check(
+        &problem.validator,
+        &test.validator_args,
+        &input,
+        &answer,
+        &answer,
+    ) {
+        CheckOutcome::Accepted => Ok(()),
+        CheckOutcome::WrongAnswer(m) | CheckOutcome::JudgeError(m) => {
+            Err(format!("the output validator rejects the answer file: {m}"))
         }
     }
 }
