@@ -14,6 +14,7 @@ mod gen;
 mod grade;
 mod judge;
 mod judging;
+mod package_checks;
 mod run;
 mod serve;
 mod solve;
@@ -23,6 +24,7 @@ mod user;
 mod verify;
 mod verify_contests;
 mod verify_judging;
+mod verify_kattis;
 mod worker;
 
 /// sudojudge: an online judge for three Sudoku problems.

@@ -15,9 +15,37 @@ struct ProblemToml {
     time_limit_ms: u64,
     memory_limit_mb: u64,
     output_limit_mb: u64,
-    checker: CheckerKind,
+    checker: CheckerName,
     #[serde(default)]
     gen: GenToml,
+    validator: Option<ValidatorToml>,
+}
+
+/// `checker`: a built-in Sudoku kind, the Kattis default validator, or a program of the
+/// package's in one of two protocols.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum CheckerName {
+    Sudoku,
+    TargetSudoku,
+    BinarySudoku,
+    Default,
+    Kattis,
+    Testlib,
+}
+
+/// The optional `[validator]` table: the default validator's flags, or the program's
+/// source and limits.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValidatorToml {
+    /// The program's source, relative to the package (`kattis` and `testlib`).
+    source: Option<String>,
+    /// Arguments for every test (the default validator's flags, or the program's).
+    flags: Option<String>,
+    time_limit_ms: Option<u64>,
+    memory_limit_mb: Option<u64>,
+    output_limit_mb: Option<u64>,
 }
 
 /// The optional `[gen]` table: how `sudojudge gen` makes `data/secret/`.
@@ -79,8 +107,42 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             return Err(invalid(&toml_path, format!("{key} must be positive")));
         }
     }
-    if let Some(profile) = &meta.gen.profile {
-        let known = super::gen::profiles(meta.checker);
+    let builtin = match meta.checker {
+        CheckerName::Sudoku => Some(CheckerKind::Sudoku),
+        CheckerName::TargetSudoku => Some(CheckerKind::TargetSudoku),
+        CheckerName::BinarySudoku => Some(CheckerKind::BinarySudoku),
+        CheckerName::Default | CheckerName::Kattis | CheckerName::Testlib => None,
+    };
+    let validator = match builtin {
+        Some(kind) => {
+            if meta.validator.is_some() {
+                return Err(invalid(
+                    &toml_path,
+                    "[validator] is for the `default`, `kattis` and `testlib` checkers",
+                ));
+            }
+            OutputValidator::Builtin(kind)
+        }
+        None => toml_validator(dir, &toml_path, meta.checker, meta.validator.as_ref())?,
+    };
+    let flags = meta
+        .validator
+        .as_ref()
+        .and_then(|v| v.flags.as_deref())
+        .map(super::validator::split_flags)
+        .unwrap_or_default();
+    if validator == OutputValidator::Default {
+        super::validator::DefaultFlags::parse(&flags)
+            .map_err(|m| invalid(&toml_path, format!("[validator] flags: {m}")))?;
+    }
+    if let (Some(profile), None) = (&meta.gen.profile, builtin) {
+        return Err(invalid(
+            &toml_path,
+            format!("[gen] profile `{profile}`: only the built-in Sudoku kinds have generators"),
+        ));
+    }
+    if let (Some(profile), Some(kind)) = (&meta.gen.profile, builtin) {
+        let known = super::gen::profiles(kind);
         if !known.contains(&profile.as_str()) {
             return Err(invalid(
                 &toml_path,
@@ -94,13 +156,15 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
     let statement = read_text(&dir.join("statement.md"))?;
     let mut tests = list_tests(dir, "sample")?;
     tests.extend(list_tests(dir, "secret")?);
+    for test in &mut tests {
+        test.validator_args = flags.clone();
+    }
     if tests.is_empty() {
         return Err(invalid(
             &dir.join("data"),
             "no tests in data/sample or data/secret",
         ));
     }
-    let validator = OutputValidator::Builtin(meta.checker);
     let data_hash = super::DataHash::compute(
         &meta.id,
         &validator,
@@ -125,6 +189,78 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         dir: dir.to_path_buf(),
         kattis: None,
     })
+}
+
+/// The validator program (or the default validator) a `problem.toml` names.
+fn toml_validator(
+    dir: &Path,
+    toml_path: &Path,
+    checker: CheckerName,
+    table: Option<&ValidatorToml>,
+) -> Result<OutputValidator, ProblemError> {
+    let protocol = match checker {
+        CheckerName::Kattis => super::validator::Protocol::Kattis,
+        CheckerName::Testlib => super::validator::Protocol::Testlib,
+        _ => {
+            if table.is_some_and(|t| t.source.is_some()) {
+                return Err(invalid(
+                    toml_path,
+                    "[validator] source: the default validator has none",
+                ));
+            }
+            return Ok(OutputValidator::Default);
+        }
+    };
+    let source = table
+        .and_then(|t| t.source.as_deref())
+        .ok_or_else(|| invalid(toml_path, "[validator] source is required for this checker"))?;
+    let rel = Path::new(source);
+    if rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(invalid(
+            toml_path,
+            format!("[validator] source `{source}` must be a path inside the package"),
+        ));
+    }
+    let path = dir.join(rel);
+    let (language, code) = super::kattis::program::source_of(&path)?;
+    let limit = |v: Option<u64>, key: &str, default: u64| match v {
+        Some(0) => Err(invalid(
+            toml_path,
+            format!("[validator] {key} must be positive"),
+        )),
+        Some(v) => Ok(v),
+        None => Ok(default),
+    };
+    let t = table.map_or((None, None, None), |t| {
+        (t.time_limit_ms, t.memory_limit_mb, t.output_limit_mb)
+    });
+    Ok(OutputValidator::Program(
+        super::validator::ValidatorProgram {
+            path,
+            language: language.to_string(),
+            source: code,
+            protocol,
+            time_limit_ms: limit(
+                t.0,
+                "time_limit_ms",
+                super::kattis::DEFAULT_VALIDATION_TIME_S * 1000,
+            )?,
+            memory_limit_mb: limit(
+                t.1,
+                "memory_limit_mb",
+                super::kattis::DEFAULT_VALIDATION_MEMORY_MB,
+            )?,
+            output_limit_mb: limit(
+                t.2,
+                "output_limit_mb",
+                super::kattis::DEFAULT_VALIDATION_OUTPUT_MB,
+            )?,
+        },
+    ))
 }
 
 /// The tests of `data/<group>/`, sorted by name; a missing folder has none.

@@ -112,6 +112,14 @@ pub fn list(
     problem_flags: &[String],
 ) -> Result<Vec<TestCase>, ProblemError> {
     let data = dir.join("data");
+    let root_settings = data.join(settings_file(version));
+    let root_args = if root_settings.is_file() {
+        let text =
+            std::fs::read_to_string(&root_settings).map_err(|e| read_err(&root_settings, e))?;
+        group_args(&root_settings, &text)?
+    } else {
+        None
+    };
     let mut tests = Vec::new();
     for group in ["sample", "secret"] {
         let folder = data.join(group);
@@ -119,7 +127,7 @@ pub fn list(
             continue;
         }
         let mut found = Vec::new();
-        walk(&folder, group, version, None, 0, &mut found)?;
+        walk(&folder, group, version, root_args.clone(), 0, &mut found)?;
         found.sort_by(|a, b| a.name.cmp(&b.name));
         tests.extend(found);
     }

@@ -116,7 +116,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         .iter()
         .filter(|t| t.name.starts_with("sample/"))
         .collect();
-    let statement = statement::read(dir, &title, &samples)?;
+    let statement = statement::read(dir, &id, &title, &samples)?;
     let (time_limit_ms, time_limit_source) = timing::limit_of(dir, &meta)?;
     let memory_limit_mb = meta.memory_mb.unwrap_or(DEFAULT_MEMORY_MB);
     let output_limit_mb = meta.output_mb.unwrap_or(DEFAULT_OUTPUT_MB);

@@ -60,7 +60,12 @@ fn read_bounded(path: &Path) -> Result<String, ProblemError> {
 }
 
 /// The statement of the package in `dir` titled `title`, with its `samples`.
-pub fn read(dir: &Path, title: &str, samples: &[&TestCase]) -> Result<Statement, ProblemError> {
+pub fn read(
+    dir: &Path,
+    id: &str,
+    title: &str,
+    samples: &[&TestCase],
+) -> Result<Statement, ProblemError> {
     let folders: Vec<PathBuf> = FOLDERS
         .iter()
         .map(|f| dir.join(f))
@@ -77,7 +82,9 @@ pub fn read(dir: &Path, title: &str, samples: &[&TestCase]) -> Result<Statement,
              judge does not typeset.\n"
         );
         if pdf.is_some() {
-            text.push_str("\n[The statement as a PDF](statement.pdf)\n");
+            text.push_str(&format!(
+                "\n[The statement as a PDF](/problems/{id}/statement.pdf)\n"
+            ));
         }
         (text, pdf)
     } else {

@@ -55,7 +55,11 @@ fn a_legacy_package_loads_with_the_default_validator() {
         p.kattis.as_ref().unwrap().time_limit_source,
         TimeLimitSource::Derived
     );
-    assert!(p.statement.contains("(statement.pdf)"), "{}", p.statement);
+    assert!(
+        p.statement.contains("(/problems/hello/statement.pdf)"),
+        "{}",
+        p.statement
+    );
     // Listed and found beside problem.toml packages.
     assert_eq!(load_all(root.path()).unwrap().len(), 1);
     assert_eq!(find(root.path(), "hello").unwrap().id, "hello");
