@@ -70,8 +70,9 @@ async fn kattis_packages_are_judged_in_an_icpc_contest() {
     for name in kattis::PACKAGES {
         kattis::copy_package(&problems, name);
     }
-    // The legacy package's limit as `verify` derives and keeps it.
+    // The legacy packages' limits as `verify` derives and keeps it.
     std::fs::write(problems.join("sum/.timelimit"), "1\n").unwrap();
+    std::fs::write(problems.join("reorder/.timelimit"), "1\n").unwrap();
     std::fs::create_dir_all(dir.path().join("contests")).unwrap();
     std::fs::write(dir.path().join("contests/kattis.toml"), CONTEST).unwrap();
     std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
