@@ -25,14 +25,13 @@ pub fn is_path(arg: &str) -> bool {
 pub fn resolve(dir: &Path, arg: &str) -> anyhow::Result<Problem> {
     let path = Path::new(arg);
     if is_path(arg) || (path.is_dir() && problem::package::is_package(path)) {
+        anyhow::ensure!(
+            problem::package::is_package(path),
+            "unknown problem `{arg}`: no package folder there (no problem.toml or problem.yaml)"
+        );
         let path = path
             .canonicalize()
             .with_context(|| format!("cannot read {arg}"))?;
-        anyhow::ensure!(
-            problem::package::is_package(&path),
-            "{}: no problem.toml or problem.yaml in this folder",
-            path.display()
-        );
         return Ok(problem::load(&path)?);
     }
     Ok(problem::find(dir, arg)?)
