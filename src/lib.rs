@@ -15,6 +15,8 @@
 //! - [`problem`]: problem packages on disk (`problems/<id>/`), their input formats and data.
 //! - [`solvers`]: pure reference solvers, no I/O. Every verdict rests on them.
 //! - [`checkers`]: one checker per problem kind, built on the solvers.
+//! - [`validators`]: the output validators run in-process, behind one abstraction
+//!   ([`problem::OutputValidator`]).
 //! - [`sandbox`]: Linux isolation (namespaces, mounts, cgroups v1/v2, rlimits, seccomp).
 //! - [`languages`]: the language table: compile and run commands per language, and the
 //!   compiled-program cache every compile goes through.
@@ -54,6 +56,7 @@ pub mod server;
 pub mod solvers;
 pub mod store;
 pub mod user_name;
+pub mod validators;
 pub mod verify;
 pub mod web;
 pub mod worker;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use sudojudge::checkers::{check, CheckOutcome};
+use sudojudge::checkers::CheckOutcome;
 use sudojudge::problem::{self, answer::reference_answer};
 
 /// Arguments of `sudojudge check`.
@@ -35,10 +35,13 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let output = read(&args.output)?;
     let answer = match &args.answer {
         Some(path) => read(path)?,
-        None => reference_answer(problem.checker, &input)
-            .with_context(|| format!("{}", args.input.display()))?,
+        None => reference_answer(
+            super::builtin_kind(&problem, "a reference solver (pass --answer)")?,
+            &input,
+        )
+        .with_context(|| format!("{}", args.input.display()))?,
     };
-    match check(problem.checker, &input, &output, &answer) {
+    match sudojudge::validators::check(&problem.validator, &[], &input, &output, &answer) {
         CheckOutcome::Accepted => {
             println!("accepted");
             Ok(ExitCode::SUCCESS)

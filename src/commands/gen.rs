@@ -27,7 +27,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         let root = config.problems.dir.parent().unwrap_or(Path::new(""));
         root.join("datasets")
     });
-    let cases = gen::generate(problem.checker, problem.gen_profile.as_deref(), &datasets)
+    let kind = super::builtin_kind(&problem, "a data generator")?;
+    let cases = gen::generate(kind, problem.gen_profile.as_deref(), &datasets)
         .with_context(|| format!("generating {}", problem.id))?;
     let dir = gen::write_secret(&problem, &cases)?;
     let bytes: usize = cases.iter().map(|c| c.input.len() + c.answer.len()).sum();

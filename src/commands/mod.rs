@@ -14,6 +14,7 @@ mod gen;
 mod grade;
 mod judge;
 mod judging;
+mod package_checks;
 mod run;
 mod serve;
 mod solve;
@@ -23,6 +24,7 @@ mod user;
 mod verify;
 mod verify_contests;
 mod verify_judging;
+mod verify_kattis;
 mod worker;
 
 /// sudojudge: an online judge for three Sudoku problems.
@@ -153,6 +155,20 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
 /// [`load_settings`] with `--problems` applied.
 pub fn load_settings_with(flag: Option<&Path>, packages: &PackageArgs) -> anyhow::Result<Config> {
     Ok(packages.apply(load_settings(flag)?))
+}
+
+/// The built-in Sudoku kind of `problem`, or an error saying that only those have `what`
+/// (a package with its own validator has no reference solver or generator here).
+pub fn builtin_kind(
+    problem: &sudojudge::problem::Problem,
+    what: &str,
+) -> anyhow::Result<sudojudge::problem::CheckerKind> {
+    problem.validator.builtin().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{} has no {what}: only the built-in Sudoku kinds have one",
+            problem.id
+        )
+    })
 }
 
 #[cfg(test)]

@@ -133,6 +133,7 @@ pub(super) fn prepare_judging(
         .into_iter()
         .map(|p| (p.id.clone(), p))
         .collect();
+    super::package_checks::check(config, problems.values())?;
     Ok((sandbox_info, problems))
 }
 

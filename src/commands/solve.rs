@@ -26,10 +26,11 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         .lock()
         .read_to_end(&mut input)
         .context("reading stdin")?;
-    if problem.checker == CheckerKind::TargetSudoku {
+    let kind = super::builtin_kind(&problem, "a reference solver")?;
+    if kind == CheckerKind::TargetSudoku {
         warn_below_target_constraint(&input);
     }
-    let answer = reference_answer(problem.checker, &input).context("stdin")?;
+    let answer = reference_answer(kind, &input).context("stdin")?;
     let mut out = std::io::stdout().lock();
     out.write_all(&answer)
         .and_then(|()| out.flush())

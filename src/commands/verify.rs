@@ -12,7 +12,8 @@ use sudojudge::verify::data::verify_data;
 pub struct Args {
     #[command(flatten)]
     pub packages: super::PackageArgs,
-    /// Problems to verify (default: all).
+    /// Problems to verify, by id or as package folders (a path: `./hello`, `/x/different`;
+    /// `problem.toml` or Kattis `problem.yaml` packages); default: all in the problems folder.
     pub problems: Vec<String>,
     /// Only check the data, not the submissions.
     #[arg(long)]
@@ -28,26 +29,41 @@ pub struct Args {
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = super::load_config_with(config, &args.packages)?;
     let dir = &config.problems.dir;
-    let problems = if args.problems.is_empty() {
+    let mut problems = if args.problems.is_empty() {
         problem::load_all(dir)?
     } else {
         args.problems
             .iter()
-            .map(|id| problem::find(dir, id))
-            .collect::<Result<Vec<_>, _>>()?
+            .map(|arg| super::verify_kattis::resolve(dir, arg))
+            .collect::<anyhow::Result<Vec<_>>>()?
     };
     anyhow::ensure!(!problems.is_empty(), "no problems in {}", dir.display());
-    let reports: Vec<_> = problems.iter().map(verify_data).collect();
-    let known: Vec<String> = if args.problems.is_empty() {
-        problems.iter().map(|p| p.id.clone()).collect()
+    let limits = if args.data_only {
+        Vec::new()
     } else {
-        problem::load_all(dir)?.into_iter().map(|p| p.id).collect()
+        super::verify_kattis::derive_time_limits(&config, &mut problems)?
     };
-    let contests = super::verify_contests::check(
-        &config.contests_dir(),
-        &known,
-        &sudojudge::languages::LanguageTable::from_config(&config),
-    )?;
+    let mut reports: Vec<_> = problems.iter().map(verify_data).collect();
+    super::verify_kattis::check_with_programs(&config, &problems, &mut reports)?;
+    let only_paths = !args.problems.is_empty()
+        && args
+            .problems
+            .iter()
+            .all(|a| super::verify_kattis::is_path(a));
+    let contests = if only_paths {
+        Vec::new() // package folders named by path: the contests folder is not theirs
+    } else {
+        let known: Vec<String> = if args.problems.is_empty() {
+            problems.iter().map(|p| p.id.clone()).collect()
+        } else {
+            problem::load_all(dir)?.into_iter().map(|p| p.id).collect()
+        };
+        super::verify_contests::check(
+            &config.contests_dir(),
+            &known,
+            &sudojudge::languages::LanguageTable::from_config(&config),
+        )?
+    };
     let judged = if args.data_only {
         None
     } else {
@@ -56,6 +72,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         )?)
     };
     let ok = reports.iter().all(|r| r.ok)
+        && limits.iter().all(|l| l.error.is_none())
         && contests.iter().all(|c| c.ok)
         && judged.as_ref().is_none_or(|s| s.ok);
     if args.json {
@@ -68,6 +85,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             "data": reports,
             "contests": contests,
             "submissions": submissions,
+            "time_limits": limits,
         });
         println!("{json}");
     } else {
@@ -87,6 +105,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                 println!("  {test}: {}", fault.message);
             }
         }
+        super::verify_kattis::print_limits(&limits);
         super::verify_contests::print(&contests);
         if let Some(summary) = &judged {
             println!();

@@ -8,7 +8,7 @@ use anyhow::Context;
 use sudojudge::config::Config;
 use sudojudge::problem::Problem;
 use sudojudge::verify::submissions::{
-    diagnose, discover, judge_all, render_table, Job, Margins, Outcome, Summary,
+    diagnose, discover_with_skips, judge_all, render_table, Job, Margins, Outcome, Summary,
 };
 
 /// Judges the reference solutions of `problems`; the summary says whether all kept their
@@ -16,10 +16,15 @@ use sudojudge::verify::submissions::{
 pub fn judge_submissions(config: &Config, problems: &[Problem]) -> anyhow::Result<Summary> {
     let margins = Margins::default();
     let mut jobs = Vec::new();
+    let mut skipped = Vec::new();
     for problem in problems {
         let problem = Arc::new(problem.clone());
-        let found = discover(&problem, config)
+        let (found, skips) = discover_with_skips(&problem, config)
             .with_context(|| format!("listing the submissions of {}", problem.id))?;
+        for s in &skips {
+            eprintln!("warning: skipped {}: {}", s.path.display(), s.reason);
+        }
+        skipped.extend(skips);
         jobs.extend(found.into_iter().map(|solution| Job {
             problem: Arc::clone(&problem),
             solution,
@@ -37,7 +42,7 @@ pub fn judge_submissions(config: &Config, problems: &[Problem]) -> anyhow::Resul
                 o.problem,
                 o.name,
                 o.got,
-                o.expected_verdict,
+                o.expected.label(),
                 o.time_ms,
                 if o.ok { "" } else { "  FAIL" }
             );
@@ -52,7 +57,7 @@ pub fn judge_submissions(config: &Config, problems: &[Problem]) -> anyhow::Resul
         .iter()
         .flat_map(|p| diagnose(p, &outcomes))
         .collect();
-    Ok(Summary::new(margins, outcomes, package_failures))
+    Ok(Summary::new(margins, outcomes, package_failures).with_skipped(skipped))
 }
 
 /// Prints the table of a summary.

@@ -71,7 +71,7 @@ pub fn package_hash(problem: &Problem, languages: &LanguageTable) -> Result<Stri
         problem.time_limit_ms,
         problem.memory_limit_mb,
         problem.output_limit_mb,
-        problem.checker
+        problem.validator.cache_label()
     );
     h.update(head.as_bytes());
     if !problem.file_io.is_empty() {

@@ -3,7 +3,7 @@
 //! The judge's aggregation is unit-tested against a fake executor; the daemon and the CLI use
 //! [`crate::judge::SandboxExecutor`], which compiles and runs in real sandbox boxes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use crate::languages::cache::CacheUse;
 use crate::problem::FileIo;
@@ -33,6 +33,21 @@ pub enum Compilation<P> {
         /// Whether the compile cache was looked in first (compile errors are not kept).
         cache: CacheUse,
     },
+}
+
+/// One call of an output validator program ([`Executor::run_validator`]).
+#[derive(Debug, Clone)]
+pub struct ValidatorCall {
+    /// Arguments after the program's own command.
+    pub args: Vec<String>,
+    /// Host files put into the box: (name in the box, host path).
+    pub files: Vec<(String, PathBuf)>,
+    /// Host file on its stdin.
+    pub stdin: PathBuf,
+    /// The validator's own limits.
+    pub limits: Limits,
+    /// Files copied out after the run (the feedback files): (name in the box, host path).
+    pub collect: Vec<(String, PathBuf)>,
 }
 
 /// Compiles a source and runs the result on one input, each in a fresh box.
@@ -75,6 +90,20 @@ pub trait Executor: Send + Sync + 'static {
         }
         Err(ExecutorError(
             "this executor cannot give a program input or output files".into(),
+        ))
+    }
+
+    /// Runs an output validator `program` (compiled by [`Executor::compile`]) as `call`
+    /// says, in a box of its own. Executors that run no validator programs (the unit
+    /// tests' fakes) refuse, which judges every test of such a package `SE`.
+    fn run_validator(
+        &self,
+        program: &Self::Program,
+        call: &ValidatorCall,
+    ) -> Result<RunReport, ExecutorError> {
+        let _ = (program, call);
+        Err(ExecutorError(
+            "this executor runs no output validator programs".into(),
         ))
     }
 }

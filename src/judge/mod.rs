@@ -7,6 +7,7 @@
 //! - [`file_io`]: the file step of a test run, for packages naming input and output files.
 //! - [`pool`]: many sources judged in parallel, one judge (sandbox slot) per task.
 //! - [`table`]: the human-readable table.
+//! - [`validate`]: a package's output validator program, run in a box of its own.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
@@ -18,10 +19,11 @@ pub mod report;
 pub mod sandboxed;
 pub mod table;
 pub mod timed;
+pub mod validate;
 pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
-pub use executor::{CacheUse, Compilation, Executor, ExecutorError};
+pub use executor::{CacheUse, Compilation, Executor, ExecutorError, ValidatorCall};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};

@@ -7,15 +7,16 @@ use std::sync::Arc;
 
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
-use crate::problem::{CheckerKind, FileIo, Problem, TestCase};
+use crate::problem::{FileIo, OutputValidator, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
 use super::verdict::Verdict;
 
-/// A checker function (the real one is [`crate::checkers::check`]; tests may swap it).
-pub type CheckFn = fn(CheckerKind, &[u8], &[u8], &[u8]) -> CheckOutcome;
+/// An in-process checker function (the real one is [`crate::validators::check`]; tests may
+/// swap it).
+pub type CheckFn = fn(&OutputValidator, &[String], &[u8], &[u8], &[u8]) -> CheckOutcome;
 
 /// The sandbox settings that turn a problem's limits into run limits.
 ///
@@ -103,7 +104,7 @@ impl<E: Executor> Judge<E> {
         Judge {
             executor,
             settings,
-            check: crate::checkers::check,
+            check: crate::validators::check,
             mode: JudgeMode::AllTests,
         }
     }
@@ -197,9 +198,20 @@ impl<E: Executor> Judge<E> {
         let executor = Arc::clone(&self.executor);
         let tests = problem.tests.clone();
         let total = tests.len();
-        let (checker, check, mode) = (problem.checker, self.check, self.mode);
+        let (validator, check, mode) = (problem.validator.clone(), self.check, self.mode);
+        let max_processes = self.settings.max_processes;
         let file_io = problem.file_io.clone();
         let joined = tokio::task::spawn_blocking(move || {
+            let compiled = match &validator {
+                OutputValidator::Program(v) => Some(super::validate::compile(&*executor, v)),
+                _ => None,
+            };
+            let checker = Checker {
+                validator: &validator,
+                check,
+                compiled: compiled.as_ref(),
+                max_processes,
+            };
             let mut results = Vec::with_capacity(tests.len());
             let mut degraded = false;
             let mut failure = None;
@@ -207,22 +219,21 @@ impl<E: Executor> Judge<E> {
                 if stop() {
                     return Err(Interrupted);
                 }
-                let failed = match run_and_check(
-                    &*executor, &program, test, &file_io, limits, checker, check,
-                ) {
-                    Ok((result, was_degraded)) => {
-                        degraded |= was_degraded;
-                        let failed = result.verdict != Verdict::AC;
-                        results.push(result);
-                        failed
-                    }
-                    Err(e) => {
-                        let cause = format!("sandbox: {e}");
-                        failure.get_or_insert_with(|| format!("test {}: {cause}", test.name));
-                        results.push(system_error(&test.name, cause));
-                        true
-                    }
-                };
+                let failed =
+                    match run_and_check(&*executor, &program, test, &file_io, limits, &checker) {
+                        Ok((result, was_degraded)) => {
+                            degraded |= was_degraded;
+                            let failed = result.verdict != Verdict::AC;
+                            results.push(result);
+                            failed
+                        }
+                        Err(e) => {
+                            let cause = format!("sandbox: {e}");
+                            failure.get_or_insert_with(|| format!("test {}: {cause}", test.name));
+                            results.push(system_error(&test.name, cause));
+                            true
+                        }
+                    };
                 if failed && mode == JudgeMode::StopAtFirstFailure {
                     break;
                 }
@@ -308,37 +319,29 @@ fn system_error(name: &str, cause: String) -> TestResult {
     }
 }
 
-/// Runs one test and checks its output (blocking). Returns the result and whether the run
-/// was degraded.
-pub fn judge_test<E: Executor>(
-    executor: &E,
-    program: &E::Program,
-    test: &TestCase,
-    files: &FileIo,
-    limits: Limits,
-    checker: CheckerKind,
+/// What checks the outputs of one submission: the problem's validator, the in-process check
+/// function, and a validator program compiled for this submission's tests (or why not).
+struct Checker<'a, P> {
+    validator: &'a OutputValidator,
     check: CheckFn,
-) -> (TestResult, bool) {
-    match run_and_check(executor, program, test, files, limits, checker, check) {
-        Ok(judged) => judged,
-        Err(e) => (system_error(&test.name, format!("sandbox: {e}")), false),
-    }
+    compiled: Option<&'a Result<P, String>>,
+    max_processes: u32,
 }
 
-/// [`judge_test`], with the executor's failure (the judge's fault) kept apart.
+/// Runs one test and checks its output (blocking), the executor's failure (the judge's
+/// fault) kept apart. Returns the result and whether the run was degraded.
 fn run_and_check<E: Executor>(
     executor: &E,
     program: &E::Program,
     test: &TestCase,
     files: &FileIo,
     limits: Limits,
-    checker: CheckerKind,
-    check: CheckFn,
+    checker: &Checker<'_, E::Program>,
 ) -> Result<(TestResult, bool), ExecutorError> {
     let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
     let (verdict, message) = match report.status {
-        RunStatus::Ok => check_output(test, &report, checker, check),
+        RunStatus::Ok => check_output(executor, test, &report, checker),
         RunStatus::RuntimeError => (Verdict::RE, Some(runtime_error_message(&report))),
         RunStatus::TimeLimit => (
             Verdict::TLE,
@@ -369,11 +372,11 @@ fn run_and_check<E: Executor>(
     Ok((result, degraded))
 }
 
-fn check_output(
+fn check_output<E: Executor>(
+    executor: &E,
     test: &TestCase,
     report: &RunReport,
-    checker: CheckerKind,
-    check: CheckFn,
+    checker: &Checker<'_, E::Program>,
 ) -> (Verdict, Option<String>) {
     let input = match std::fs::read(&test.input) {
         Ok(b) => b,
@@ -393,7 +396,25 @@ fn check_output(
             )
         }
     };
-    match check(checker, &input, &report.stdout, &answer) {
+    let outcome = match (checker.validator, checker.compiled) {
+        (OutputValidator::Program(v), Some(Ok(compiled))) => super::validate::validate(
+            executor,
+            compiled,
+            v,
+            test,
+            &report.stdout,
+            checker.max_processes,
+        ),
+        (OutputValidator::Program(_), Some(Err(e))) => CheckOutcome::JudgeError(e.clone()),
+        (validator, _) => (checker.check)(
+            validator,
+            &test.validator_args,
+            &input,
+            &report.stdout,
+            &answer,
+        ),
+    };
+    match outcome {
         CheckOutcome::Accepted => (Verdict::AC, None),
         CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg)),
         CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}"))),

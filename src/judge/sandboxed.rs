@@ -8,7 +8,7 @@ use crate::languages::{self, LanguageTable, Program};
 use crate::problem::FileIo;
 use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
 
-use super::executor::{Compilation, Executor, ExecutorError};
+use super::executor::{Compilation, Executor, ExecutorError, ValidatorCall};
 
 /// One slot's sandbox with the language table and compile limits.
 pub struct SandboxExecutor {
@@ -136,5 +136,19 @@ impl Executor for SandboxExecutor {
         super::file_io::take_output(&mut report, collected, limits.output_bytes)
             .map_err(ExecutorError)?;
         Ok(report)
+    }
+
+    fn run_validator(
+        &self,
+        program: &Program,
+        call: &ValidatorCall,
+    ) -> Result<RunReport, ExecutorError> {
+        let mut request = program.run_request(Some(call.stdin.clone()), call.limits);
+        request.argv.extend(call.args.iter().cloned());
+        request.files.extend(call.files.iter().cloned());
+        request.collect = call.collect.clone();
+        self.sandbox
+            .run(&request)
+            .map_err(|e| ExecutorError(e.to_string()))
     }
 }

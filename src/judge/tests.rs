@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::checkers::CheckOutcome;
-use crate::problem::{CheckerKind, Problem, TestCase};
+use crate::problem::{OutputValidator, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::*;
@@ -72,7 +72,8 @@ impl Executor for Fake {
 }
 
 pub(crate) fn fake_check(
-    _: CheckerKind,
+    _: &OutputValidator,
+    _: &[String],
     _input: &[u8],
     output: &[u8],
     answer: &[u8],
@@ -101,6 +102,7 @@ pub(crate) fn problem(dir: &Path, tests: &[(&str, &str, &str)]) -> Problem {
                 name: name.to_string(),
                 input: i,
                 answer: a,
+                validator_args: Vec::new(),
             }
         })
         .collect();

@@ -79,4 +79,15 @@ impl<E: Executor> Executor for Timed<E> {
         self.runs.fetch_add(1, Ordering::Relaxed);
         r
     }
+
+    fn run_validator(
+        &self,
+        program: &E::Program,
+        call: &super::ValidatorCall,
+    ) -> Result<RunReport, ExecutorError> {
+        let t = Instant::now();
+        let r = self.inner.run_validator(program, call);
+        add_elapsed(&self.run_ns, t);
+        r
+    }
 }

@@ -92,4 +92,15 @@ impl<E: Executor> Executor for Counted<E> {
             .sandbox_run(self.kind(RunKind::Test), result.is_err());
         result
     }
+
+    fn run_validator(
+        &self,
+        program: &Self::Program,
+        call: &crate::judge::ValidatorCall,
+    ) -> Result<RunReport, ExecutorError> {
+        let result = self.inner.run_validator(program, call);
+        self.metrics
+            .sandbox_run(self.kind(RunKind::Test), result.is_err());
+        result
+    }
 }

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::{CheckerKind, FileIo, ProblemError, TestCase};
+use super::{FileIo, OutputValidator, ProblemError, TestCase};
 
 /// Version of the framing: a change to what is hashed changes this tag, and so every hash.
 const FORMAT: &str = "sudojudge-package-data v1";
@@ -29,7 +29,7 @@ impl DataHash {
     /// The hash of a package with these limits, checker and tests (files read now).
     pub fn compute(
         id: &str,
-        checker: CheckerKind,
+        validator: &OutputValidator,
         limits: [u64; 3],
         file_io: &FileIo,
         tests: &[TestCase],
@@ -37,7 +37,7 @@ impl DataHash {
         let mut h = Sha256::new();
         field(&mut h, "format", FORMAT.as_bytes());
         field(&mut h, "id", id.as_bytes());
-        field(&mut h, "checker", checker_name(checker).as_bytes());
+        field(&mut h, "checker", &validator.hash_identity());
         for (name, value) in ["time_limit_ms", "memory_limit_mb", "output_limit_mb"]
             .into_iter()
             .zip(limits)
@@ -59,6 +59,9 @@ impl DataHash {
             field(&mut h, "test", test.name.as_bytes());
             field(&mut h, "input", &file_digest(&test.input)?);
             field(&mut h, "answer", &file_digest(&test.answer)?);
+            if !test.validator_args.is_empty() {
+                field(&mut h, "args", test.validator_args.join("\0").as_bytes());
+            }
         }
         Ok(DataHash(h.finalize().into()))
     }
@@ -90,15 +93,6 @@ impl fmt::Debug for DataHash {
 impl serde::Serialize for DataHash {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.to_hex())
-    }
-}
-
-/// The checker kind as `problem.toml` spells it (a rename of the enum must not change it).
-fn checker_name(kind: CheckerKind) -> &'static str {
-    match kind {
-        CheckerKind::Sudoku => "sudoku",
-        CheckerKind::TargetSudoku => "target-sudoku",
-        CheckerKind::BinarySudoku => "binary-sudoku",
     }
 }
 
@@ -238,8 +232,8 @@ mod tests {
         let started = std::time::Instant::now();
         for p in &problems {
             let limits = [p.time_limit_ms, p.memory_limit_mb, p.output_limit_mb];
-            let again =
-                super::DataHash::compute(&p.id, p.checker, limits, &p.file_io, &p.tests).unwrap();
+            let again = super::DataHash::compute(&p.id, &p.validator, limits, &p.file_io, &p.tests)
+                .unwrap();
             assert_eq!(again, p.data_hash);
         }
         let took = started.elapsed();

@@ -8,6 +8,8 @@
 //! - [`mod@format`]: the three input formats, parsed strictly and written canonically.
 //! - [`answer`]: the reference answer of an input, from the solvers.
 //! - [`gen`]: the deterministic generators of `data/secret/`.
+//! - [`kattis`]: Kattis / ICPC packages (`problem.yaml`) read as they are.
+//! - [`validator`]: [`OutputValidator`], what judges a problem's output.
 //! - [`hash`]: [`DataHash`], the content hash of what in a package can change a verdict.
 //! - [`file_io`]: [`FileIo`], the input and output files a package names (NOIP's, USACO's).
 
@@ -20,12 +22,15 @@ pub mod file_io;
 pub mod format;
 pub mod gen;
 pub mod hash;
+pub mod kattis;
 pub mod package;
 pub mod rng;
+pub mod validator;
 
 pub use file_io::FileIo;
 pub use hash::DataHash;
 pub use package::{find, ids, load, load_all};
+pub use validator::OutputValidator;
 
 /// Most puzzles in one `sudoku` input, as the statement promises.
 pub const SUDOKU_MAX_PUZZLES: usize = 10_000;
@@ -90,6 +95,18 @@ pub enum CheckerKind {
     BinarySudoku,
 }
 
+impl CheckerKind {
+    /// The kind as `problem.toml` spells it (a rename of the variant must not change it: the
+    /// data hash and the API use it).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckerKind::Sudoku => "sudoku",
+            CheckerKind::TargetSudoku => "target-sudoku",
+            CheckerKind::BinarySudoku => "binary-sudoku",
+        }
+    }
+}
+
 /// One test: an input file and the reference answer beside it.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestCase {
@@ -99,6 +116,11 @@ pub struct TestCase {
     pub input: PathBuf,
     /// Path of the `.ans` file.
     pub answer: PathBuf,
+    /// Arguments for the output validator on this test (a Kattis package's
+    /// `validator_flags` and its groups' `output_validator_flags`/`_args`); empty for the
+    /// built-in checkers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub validator_args: Vec<String>,
 }
 
 /// A loaded, validated problem package.
@@ -114,8 +136,8 @@ pub struct Problem {
     pub memory_limit_mb: u64,
     /// Output limit per test.
     pub output_limit_mb: u64,
-    /// Which checker judges the output.
-    pub checker: CheckerKind,
+    /// What judges the output (a built-in Sudoku checker, or the package's own).
+    pub validator: OutputValidator,
     /// The generator profile of `data/secret/` (`[gen] profile`; `None`: the kind's default),
     /// so packages of one checker kind can ship data of different sizes without code.
     pub gen_profile: Option<String>,
@@ -131,6 +153,10 @@ pub struct Problem {
     /// Content hash of the limits, checker kind and test data as loaded ([`DataHash`]):
     /// nodes sharing one database compare it, and each submission records it.
     pub data_hash: DataHash,
+    /// What a Kattis package (`problem.yaml`) adds: its format version, timing, statement
+    /// PDF, input validators; `None` for a `problem.toml` package.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kattis: Option<kattis::KattisInfo>,
 }
 
 /// A one-second, 64 MB binary-sudoku problem `p` over the given tests, for the unit tests of
@@ -143,12 +169,13 @@ pub(crate) fn test_problem(dir: &std::path::Path, tests: Vec<TestCase>) -> Probl
         time_limit_ms: 1000,
         memory_limit_mb: 64,
         output_limit_mb: 1,
-        checker: CheckerKind::BinarySudoku,
+        validator: OutputValidator::Builtin(CheckerKind::BinarySudoku),
         gen_profile: None,
         statement: String::new(),
         tests,
         dir: dir.to_path_buf(),
         file_io: FileIo::default(),
         data_hash: DataHash::default(),
+        kattis: None,
     }
 }

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{CheckerKind, Problem, ProblemError, TestCase};
+use super::{CheckerKind, OutputValidator, Problem, ProblemError, TestCase};
 
 /// The keys of `problem.toml`.
 #[derive(Debug, Deserialize)]
@@ -15,13 +15,41 @@ struct ProblemToml {
     time_limit_ms: u64,
     memory_limit_mb: u64,
     output_limit_mb: u64,
-    checker: CheckerKind,
+    checker: CheckerName,
     /// The file the test is also given as, in the program's working folder.
     input_file: Option<String>,
     /// The file the answer is read from when the program writes it.
     output_file: Option<String>,
     #[serde(default)]
     gen: GenToml,
+    validator: Option<ValidatorToml>,
+}
+
+/// `checker`: a built-in Sudoku kind, the Kattis default validator, or a program of the
+/// package's in one of two protocols.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum CheckerName {
+    Sudoku,
+    TargetSudoku,
+    BinarySudoku,
+    Default,
+    Kattis,
+    Testlib,
+}
+
+/// The optional `[validator]` table: the default validator's flags, or the program's
+/// source and limits.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValidatorToml {
+    /// The program's source, relative to the package (`kattis` and `testlib`).
+    source: Option<String>,
+    /// Arguments for every test (the default validator's flags, or the program's).
+    flags: Option<String>,
+    time_limit_ms: Option<u64>,
+    memory_limit_mb: Option<u64>,
+    output_limit_mb: Option<u64>,
 }
 
 /// The optional `[gen]` table: how `sudojudge gen` makes `data/secret/`.
@@ -46,8 +74,18 @@ fn invalid(path: &Path, message: impl Into<String>) -> ProblemError {
     }
 }
 
-/// Loads and checks the package in `dir` (the folder named after the problem id).
+/// Whether `dir` holds a package: a `problem.toml` (this judge's own) or a `problem.yaml`
+/// (a Kattis package).
+pub fn is_package(dir: &Path) -> bool {
+    dir.join("problem.toml").is_file() || super::kattis::is_package(dir)
+}
+
+/// Loads and checks the package in `dir` (the folder named after the problem id): a
+/// `problem.toml` package, else a Kattis one.
 pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
+    if !dir.join("problem.toml").is_file() && super::kattis::is_package(dir) {
+        return super::kattis::load(dir);
+    }
     let toml_path = dir.join("problem.toml");
     let meta: ProblemToml = toml::from_str(&read_text(&toml_path)?)
         .map_err(|e| invalid(&toml_path, e.message().to_string()))?;
@@ -91,8 +129,42 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             "input_file and output_file must differ",
         ));
     }
-    if let Some(profile) = &meta.gen.profile {
-        let known = super::gen::profiles(meta.checker);
+    let builtin = match meta.checker {
+        CheckerName::Sudoku => Some(CheckerKind::Sudoku),
+        CheckerName::TargetSudoku => Some(CheckerKind::TargetSudoku),
+        CheckerName::BinarySudoku => Some(CheckerKind::BinarySudoku),
+        CheckerName::Default | CheckerName::Kattis | CheckerName::Testlib => None,
+    };
+    let validator = match builtin {
+        Some(kind) => {
+            if meta.validator.is_some() {
+                return Err(invalid(
+                    &toml_path,
+                    "[validator] is for the `default`, `kattis` and `testlib` checkers",
+                ));
+            }
+            OutputValidator::Builtin(kind)
+        }
+        None => toml_validator(dir, &toml_path, meta.checker, meta.validator.as_ref())?,
+    };
+    let flags = meta
+        .validator
+        .as_ref()
+        .and_then(|v| v.flags.as_deref())
+        .map(super::validator::split_flags)
+        .unwrap_or_default();
+    if validator == OutputValidator::Default {
+        super::validator::DefaultFlags::parse(&flags)
+            .map_err(|m| invalid(&toml_path, format!("[validator] flags: {m}")))?;
+    }
+    if let (Some(profile), None) = (&meta.gen.profile, builtin) {
+        return Err(invalid(
+            &toml_path,
+            format!("[gen] profile `{profile}`: only the built-in Sudoku kinds have generators"),
+        ));
+    }
+    if let (Some(profile), Some(kind)) = (&meta.gen.profile, builtin) {
+        let known = super::gen::profiles(kind);
         if !known.contains(&profile.as_str()) {
             return Err(invalid(
                 &toml_path,
@@ -106,6 +178,9 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
     let statement = read_text(&dir.join("statement.md"))?;
     let mut tests = list_tests(dir, "sample")?;
     tests.extend(list_tests(dir, "secret")?);
+    for test in &mut tests {
+        test.validator_args = flags.clone();
+    }
     if tests.is_empty() {
         return Err(invalid(
             &dir.join("data"),
@@ -114,7 +189,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
     }
     let data_hash = super::DataHash::compute(
         &meta.id,
-        meta.checker,
+        &validator,
         [
             meta.time_limit_ms,
             meta.memory_limit_mb,
@@ -130,13 +205,86 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         time_limit_ms: meta.time_limit_ms,
         memory_limit_mb: meta.memory_limit_mb,
         output_limit_mb: meta.output_limit_mb,
-        checker: meta.checker,
+        validator,
         gen_profile: meta.gen.profile,
         statement,
         tests,
         dir: dir.to_path_buf(),
         file_io,
+        kattis: None,
     })
+}
+
+/// The validator program (or the default validator) a `problem.toml` names.
+fn toml_validator(
+    dir: &Path,
+    toml_path: &Path,
+    checker: CheckerName,
+    table: Option<&ValidatorToml>,
+) -> Result<OutputValidator, ProblemError> {
+    let protocol = match checker {
+        CheckerName::Kattis => super::validator::Protocol::Kattis,
+        CheckerName::Testlib => super::validator::Protocol::Testlib,
+        _ => {
+            if table.is_some_and(|t| t.source.is_some()) {
+                return Err(invalid(
+                    toml_path,
+                    "[validator] source: the default validator has none",
+                ));
+            }
+            return Ok(OutputValidator::Default);
+        }
+    };
+    let source = table
+        .and_then(|t| t.source.as_deref())
+        .ok_or_else(|| invalid(toml_path, "[validator] source is required for this checker"))?;
+    let rel = Path::new(source);
+    if rel.is_absolute()
+        || rel
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(invalid(
+            toml_path,
+            format!("[validator] source `{source}` must be a path inside the package"),
+        ));
+    }
+    let path = dir.join(rel);
+    let (language, code) = super::kattis::program::source_of(&path)?;
+    let limit = |v: Option<u64>, key: &str, default: u64| match v {
+        Some(0) => Err(invalid(
+            toml_path,
+            format!("[validator] {key} must be positive"),
+        )),
+        Some(v) => Ok(v),
+        None => Ok(default),
+    };
+    let t = table.map_or((None, None, None), |t| {
+        (t.time_limit_ms, t.memory_limit_mb, t.output_limit_mb)
+    });
+    Ok(OutputValidator::Program(
+        super::validator::ValidatorProgram {
+            path,
+            language: language.to_string(),
+            source: code,
+            protocol,
+            time_limit_ms: limit(
+                t.0,
+                "time_limit_ms",
+                super::kattis::DEFAULT_VALIDATION_TIME_S * 1000,
+            )?,
+            memory_limit_mb: limit(
+                t.1,
+                "memory_limit_mb",
+                super::kattis::DEFAULT_VALIDATION_MEMORY_MB,
+            )?,
+            output_limit_mb: limit(
+                t.2,
+                "output_limit_mb",
+                super::kattis::DEFAULT_VALIDATION_OUTPUT_MB,
+            )?,
+        },
+    ))
 }
 
 /// The tests of `data/<group>/`, sorted by name; a missing folder has none.
@@ -186,6 +334,7 @@ fn list_tests(dir: &Path, group: &str) -> Result<Vec<TestCase>, ProblemError> {
                 name: format!("{group}/{stem}"),
                 input,
                 answer,
+                validator_args: Vec::new(),
             })
         })
         .collect()
@@ -205,7 +354,7 @@ pub fn load_all(problems_dir: &Path) -> Result<Vec<Problem>, ProblemError> {
     let mut dirs = Vec::new();
     for entry in std::fs::read_dir(problems_dir).map_err(read_err)? {
         let path = entry.map_err(read_err)?.path();
-        if path.join("problem.toml").is_file() {
+        if is_package(&path) {
             dirs.push(path);
         }
     }
@@ -219,7 +368,7 @@ pub fn ids(problems_dir: &Path) -> Vec<String> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.path().join("problem.toml").is_file())
+        .filter(|e| is_package(&e.path()))
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .collect();
     ids.sort();
@@ -237,7 +386,7 @@ pub fn find(problems_dir: &Path, id: &str) -> Result<Problem, ProblemError> {
         return Err(unknown());
     }
     let dir = problems_dir.join(id);
-    if !dir.join("problem.toml").is_file() {
+    if !is_package(&dir) {
         if !problems_dir.is_dir() {
             return Err(ProblemError::NoProblemsFolder {
                 dir: problems_dir.to_path_buf(),
@@ -286,7 +435,10 @@ mod tests {
         let problem = load(&root.path().join("demo")).unwrap();
         let names: Vec<_> = problem.tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["sample/z", "secret/a", "secret/b"]);
-        assert_eq!(problem.checker, CheckerKind::BinarySudoku);
+        assert_eq!(
+            problem.validator,
+            OutputValidator::Builtin(CheckerKind::BinarySudoku)
+        );
         assert_eq!(problem.time_limit_ms, 1000);
         assert_eq!(problem.gen_profile, None);
         assert_eq!(load_all(root.path()).unwrap().len(), 1);

@@ -5,7 +5,7 @@ use axum::Json;
 use serde::Serialize;
 
 use crate::accounts::Caller;
-use crate::problem::{CheckerKind, Problem};
+use crate::problem::Problem;
 
 use super::error::{ApiError, ApiResult};
 use super::services::contests::hiding::problem_visible;
@@ -24,8 +24,9 @@ pub struct ProblemSummary {
     pub memory_limit_mb: u64,
     /// Output limit per test.
     pub output_limit_mb: u64,
-    /// Checker kind.
-    pub checker: CheckerKind,
+    /// The output validator: a built-in checker kind (`sudoku`, `target-sudoku`,
+    /// `binary-sudoku`) or the package's own.
+    pub checker: String,
     /// Number of tests.
     pub tests: usize,
     /// The file the test is also given as in the program's folder (NOIP's, USACO's), when
@@ -65,7 +66,7 @@ fn summary(p: &Problem) -> ProblemSummary {
         time_limit_ms: p.time_limit_ms,
         memory_limit_mb: p.memory_limit_mb,
         output_limit_mb: p.output_limit_mb,
-        checker: p.checker,
+        checker: p.validator.name().to_string(),
         tests: p.tests.len(),
         input_file: p.file_io.input.clone(),
         output_file: p.file_io.output.clone(),

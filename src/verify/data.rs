@@ -40,9 +40,11 @@ pub struct DataReport {
 pub fn verify_data(problem: &Problem) -> DataReport {
     let mut faults = Vec::new();
     for test in &problem.tests {
-        if let Err(message) =
-            verify_test(problem.checker, test).and_then(|()| profile_promise(problem, test))
-        {
+        let verified = match problem.validator.builtin() {
+            Some(kind) => verify_test(kind, test).and_then(|()| profile_promise(problem, test)),
+            None => verify_with_validator(problem, test),
+        };
+        if let Err(message) = verified {
             faults.push(DataFault {
                 test: Some(test.name.clone()),
                 message,
@@ -63,7 +65,7 @@ pub fn verify_data(problem: &Problem) -> DataReport {
 /// What a package's generator profile promises beyond its checker kind: target-sudoku's
 /// `noip` profile (the default) holds NOIP's kind of grids, so no two givens clash.
 fn profile_promise(problem: &Problem, test: &TestCase) -> Result<(), String> {
-    let noip = problem.checker == CheckerKind::TargetSudoku
+    let noip = problem.validator.builtin() == Some(CheckerKind::TargetSudoku)
         && matches!(problem.gen_profile.as_deref(), None | Some("noip"));
     if !noip {
         return Ok(());
@@ -132,6 +134,28 @@ fn verify_test(kind: CheckerKind, test: &TestCase) -> Result<(), String> {
         CheckOutcome::Accepted => Ok(()),
         CheckOutcome::WrongAnswer(m) | CheckOutcome::JudgeError(m) => {
             Err(format!("the checker rejects the answer file: {m}"))
+        }
+    }
+}
+
+/// The checks of a test whose package brings its own validator: both files readable and
+/// the validator accepting the answer file as output.
+fn verify_with_validator(problem: &Problem, test: &TestCase) -> Result<(), String> {
+    let input = read(&test.input)?;
+    let answer = read(&test.answer)?;
+    if let crate::problem::OutputValidator::Program(_) = &problem.validator {
+        return Ok(()); // run in the sandbox: `super::programs`
+    }
+    match crate::validators::check(
+        &problem.validator,
+        &test.validator_args,
+        &input,
+        &answer,
+        &answer,
+    ) {
+        CheckOutcome::Accepted => Ok(()),
+        CheckOutcome::WrongAnswer(m) | CheckOutcome::JudgeError(m) => {
+            Err(format!("the output validator rejects the answer file: {m}"))
         }
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! - [`data`]: the data checks (formats, limits the statement promises, answers by the
 //!   reference solvers).
+//! - [`programs`]: the data checks that run the package's own validators in the sandbox.
 //! - [`submissions`]: the reference solutions judged in the sandbox, each against its folder.
 
 pub mod data;
+pub mod programs;
 pub mod submissions;

@@ -11,6 +11,7 @@
 //! - [`upload`]: the submit form (paste or upload, language guessed), bounded.
 //! - [`login`]: sign in and out.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
+//! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
 //! - [`contests`], [`scoreboard`]: the contest pages over the contest services
 //!   (`server::services::contests`), the same functions the JSON API calls.
 
@@ -22,6 +23,7 @@ pub mod markdown;
 pub mod page;
 pub mod problems;
 pub mod scoreboard;
+pub mod statement_pdf;
 pub mod submissions;
 pub mod upload;
 
@@ -56,6 +58,7 @@ pub fn routes() -> Router<AppState> {
         .route("/problems", get(problems::list))
         .route("/problems/{id}", get(problems::show))
         .route("/problems/{id}/submit", post(problems::submit))
+        .route("/problems/{id}/statement.pdf", get(statement_pdf::show))
         .route("/submissions", get(submissions::list))
         .route("/submissions/{id}", get(submissions::show))
         .route("/submissions/{id}/source", get(submissions::source))

@@ -5,7 +5,7 @@ use std::path::Path;
 use super::*;
 use crate::checkers::CheckOutcome;
 use crate::judge::{CacheUse, Compilation, ExecutorError, JudgeSettings};
-use crate::problem::{CheckerKind, TestCase};
+use crate::problem::{OutputValidator, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 use crate::store::{NewSubmission, SqliteStore, Status, SubmissionReads};
 
@@ -72,7 +72,7 @@ impl Executor for Echo {
     }
 }
 
-fn same(_: CheckerKind, _: &[u8], out: &[u8], ans: &[u8]) -> CheckOutcome {
+fn same(_: &OutputValidator, _: &[String], _: &[u8], out: &[u8], ans: &[u8]) -> CheckOutcome {
     if out == ans {
         CheckOutcome::Accepted
     } else {
@@ -89,6 +89,7 @@ fn problems(dir: &Path) -> Problems {
                 name: format!("secret/{i}"),
                 input: input.clone(),
                 answer: input,
+                validator_args: Vec::new(),
             }
         })
         .collect();

@@ -30,3 +30,4 @@ mod api_strangers;
 mod api_verdicts;
 mod contest_rules;
 mod contest_views;
+mod kattis_packages;

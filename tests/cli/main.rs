@@ -16,5 +16,6 @@ mod file_io;
 mod grade_cli;
 mod grade_hostile;
 mod judge_cli;
+mod kattis_verify;
 mod standalone;
 mod verify_submissions;

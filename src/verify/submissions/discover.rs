@@ -38,7 +38,7 @@ pub enum DiscoverError {
         source: std::io::Error,
     },
     /// A folder under `submissions/` is not one of the expected-verdict folders.
-    #[error("{path}: unknown folder (expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error)")]
+    #[error("{path}: unknown folder (expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error, slow_accepted, rejected)")]
     UnknownFolder {
         /// The folder.
         path: PathBuf,
@@ -90,10 +90,36 @@ fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
     Ok(entries)
 }
 
+/// Whether a `.py` file says it is Python 2 in its `#!` line, as problemtools tells the two
+/// apart (`^#!.*python2`).
+fn python2(path: &Path) -> bool {
+    if path.extension().is_none_or(|e| e != "py") {
+        return false;
+    }
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    first.starts_with(b"#!") && first.windows(7).any(|w| w == b"python2")
+}
+
 fn hidden(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with('.'))
+}
+
+/// A submission `verify` did not judge, and why: in a Kattis package, a folder this judge
+/// does not check, a file in no language of this machine (it lacks the toolchain, or the
+/// judge has no such language), a program of several files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The problem.
+    pub problem: String,
+    /// The file or folder skipped.
+    pub path: PathBuf,
+    /// Why.
+    pub reason: String,
 }
 
 /// Every reference solution of `problem`, by folder then file name. A package without a
@@ -102,25 +128,54 @@ pub fn discover(
     problem: &Problem,
     config: &Config,
 ) -> Result<Vec<ReferenceSolution>, DiscoverError> {
+    discover_with_skips(problem, config).map(|(found, _)| found)
+}
+
+/// [`discover`], and what was skipped: a Kattis package's submissions that cannot be judged
+/// here are reported as skipped (warned about), not failed; a `problem.toml` package's are
+/// errors, as before.
+pub fn discover_with_skips(
+    problem: &Problem,
+    config: &Config,
+) -> Result<(Vec<ReferenceSolution>, Vec<Skipped>), DiscoverError> {
     let root = problem.dir.join("submissions");
+    let mut skipped = Vec::new();
     if !root.is_dir() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), skipped));
     }
+    let lenient = problem.kattis.is_some();
+    let mut skip = |path: &Path, reason: &str| {
+        skipped.push(Skipped {
+            problem: problem.id.clone(),
+            path: path.to_path_buf(),
+            reason: reason.to_string(),
+        })
+    };
     let mut found = Vec::new();
     for folder in sorted_entries(&root)? {
         if hidden(&folder) {
             continue;
         }
         if !folder.is_dir() {
+            if lenient {
+                skip(&folder, "not in an expected-verdict folder");
+                continue;
+            }
             return Err(DiscoverError::Stray { path: folder });
         }
-        let expected = folder
+        let Some(expected) = folder
             .file_name()
             .and_then(|n| n.to_str())
             .and_then(Expectation::from_folder)
-            .ok_or_else(|| DiscoverError::UnknownFolder {
+        else {
+            if lenient {
+                skip(&folder, "a folder this judge does not check");
+                continue;
+            }
+            return Err(DiscoverError::UnknownFolder {
                 path: folder.clone(),
-            })?;
+            });
+        };
         for file in sorted_entries(&folder)? {
             if hidden(&file) {
                 continue;
@@ -131,10 +186,28 @@ pub fn discover(
                 if file.is_symlink() {
                     return Err(DiscoverError::Dangling { path: file });
                 }
+                if lenient && file.is_dir() {
+                    skip(&file, "a program of several files is not supported");
+                }
                 continue;
             }
-            let language = language_of(config, &file)
-                .ok_or_else(|| DiscoverError::UnknownLanguage { path: file.clone() })?;
+            if lenient && python2(&file) {
+                skip(
+                    &file,
+                    "a Python 2 program (its #! line says so): this machine has none",
+                );
+                continue;
+            }
+            let Some(language) = language_of(config, &file) else {
+                if lenient {
+                    skip(
+                        &file,
+                        "no language of this machine has this extension (skipped)",
+                    );
+                    continue;
+                }
+                return Err(DiscoverError::UnknownLanguage { path: file.clone() });
+            };
             let file_name = file
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -149,5 +222,5 @@ pub fn discover(
         }
     }
     found.sort_by(|a, b| (a.expected, &a.name).cmp(&(b.expected, &b.name)));
-    Ok(found)
+    Ok((found, skipped))
 }

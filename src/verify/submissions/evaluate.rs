@@ -104,11 +104,14 @@ pub fn evaluate(
                 .map(|m| format!(" ({})", one_line(m)))
                 .unwrap_or_default()
         )),
+        Verdict::CE if expected == Expectation::Rejected => {}
         Verdict::CE => failures.push(format!(
             "{path}: compile error: {}",
             one_line(&report.compile.log)
         )),
-        _ if got == expected.verdict() => {}
+        _ if expected.allows(got) => {}
+        // The Kattis format has no memory verdict: over the memory limit is a run-time error.
+        Verdict::MLE if expected == Expectation::RunTimeError && problem.kattis.is_some() => {}
         Verdict::AC => failures.push(match expected {
             Expectation::TimeLimitExceeded => format!(
                 "{path}: passes every test with the limit stretched to {judged_limit_ms} ms \
@@ -118,7 +121,7 @@ pub fn evaluate(
             _ => format!(
                 "{path}: expected {}, but it passes every test: the data does not catch this \
                  mistake",
-                expected.verdict()
+                expected.label()
             ),
         }),
         _ => {
@@ -130,7 +133,7 @@ pub fn evaluate(
                 .unwrap_or_default();
             failures.push(format!(
                 "{path}: expected {}, got {got}{on_test}{files}",
-                expected.verdict()
+                expected.label()
             ));
         }
     }

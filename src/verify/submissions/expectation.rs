@@ -16,15 +16,22 @@ pub enum Expectation {
     TimeLimitExceeded,
     /// `run_time_error/`: RE.
     RunTimeError,
+    /// `slow_accepted/` (Kattis packages): AC with the limit stretched by the format's
+    /// margin; it may time out at the limit itself, and it does not set the limit.
+    SlowAccepted,
+    /// `rejected/` (Kattis packages): any verdict but AC (and but a system error).
+    Rejected,
 }
 
 impl Expectation {
     /// Every expectation, in the order the folders are listed.
-    pub const ALL: [Expectation; 4] = [
+    pub const ALL: [Expectation; 6] = [
         Expectation::Accepted,
         Expectation::WrongAnswer,
         Expectation::TimeLimitExceeded,
         Expectation::RunTimeError,
+        Expectation::SlowAccepted,
+        Expectation::Rejected,
     ];
 
     /// The folder name under `submissions/`.
@@ -34,6 +41,8 @@ impl Expectation {
             Expectation::WrongAnswer => "wrong_answer",
             Expectation::TimeLimitExceeded => "time_limit_exceeded",
             Expectation::RunTimeError => "run_time_error",
+            Expectation::SlowAccepted => "slow_accepted",
+            Expectation::Rejected => "rejected",
         }
     }
 
@@ -42,20 +51,38 @@ impl Expectation {
         Expectation::ALL.into_iter().find(|e| e.folder() == name)
     }
 
-    /// The verdict the submission must get.
+    /// The verdict the submission must get (`rejected/`: WA stands for any rejection;
+    /// [`Expectation::allows`] says what passes).
     pub fn verdict(self) -> Verdict {
         match self {
-            Expectation::Accepted => Verdict::AC,
+            Expectation::Accepted | Expectation::SlowAccepted => Verdict::AC,
+            Expectation::Rejected => Verdict::WA,
             Expectation::WrongAnswer => Verdict::WA,
             Expectation::TimeLimitExceeded => Verdict::TLE,
             Expectation::RunTimeError => Verdict::RE,
         }
     }
 
+    /// Whether `got` keeps this folder's promise.
+    pub fn allows(self, got: Verdict) -> bool {
+        match self {
+            Expectation::Rejected => !matches!(got, Verdict::AC | Verdict::SE),
+            _ => got == self.verdict(),
+        }
+    }
+
+    /// What the table and messages call the promise (`AC`, `TLE`, `rejected`).
+    pub fn label(self) -> String {
+        match self {
+            Expectation::Rejected => "rejected".to_string(),
+            _ => self.verdict().to_string(),
+        }
+    }
+
     /// Whether judging may stop at the first failed test: the verdict is the first non-AC
     /// test's, so only accepted solutions need every test (for their slowest time).
     pub fn stops_at_first_failure(self) -> bool {
-        self != Expectation::Accepted
+        !matches!(self, Expectation::Accepted | Expectation::SlowAccepted)
     }
 }
 
@@ -87,7 +114,7 @@ impl Margins {
     /// The CPU limit a solution expecting `expectation` is judged with.
     pub fn judged_limit_ms(&self, expectation: Expectation, limit_ms: u64) -> u64 {
         match expectation {
-            Expectation::TimeLimitExceeded => limit_ms
+            Expectation::TimeLimitExceeded | Expectation::SlowAccepted => limit_ms
                 .saturating_mul(self.tle_stretch_percent)
                 .div_ceil(100),
             _ => limit_ms,

@@ -14,11 +14,11 @@ pub mod expectation;
 pub mod render;
 pub mod runner;
 
-pub use discover::{discover, DiscoverError, ReferenceSolution};
+pub use discover::{discover, discover_with_skips, DiscoverError, ReferenceSolution, Skipped};
 pub use evaluate::{diagnose, evaluate, Outcome};
 pub use expectation::{Expectation, Margins};
 pub use render::{render_table, Summary};
-pub use runner::{judge_all, Job};
+pub use runner::{judge_all, problem_margins, Job};
 
 #[cfg(test)]
 mod tests;

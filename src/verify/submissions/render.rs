@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use super::discover::Skipped;
 use super::evaluate::Outcome;
 use super::expectation::Margins;
 
@@ -18,6 +19,9 @@ pub struct Summary {
     pub submissions: Vec<Outcome>,
     /// Package-level findings (an answer file every accepted solution disagrees with).
     pub package_failures: Vec<String>,
+    /// Submissions not judged (Kattis packages: unknown folders, languages this machine
+    /// lacks), each with why; they do not fail the run.
+    pub skipped: Vec<Skipped>,
 }
 
 impl Summary {
@@ -33,7 +37,14 @@ impl Summary {
             margins,
             submissions,
             package_failures,
+            skipped: Vec::new(),
         }
+    }
+
+    /// The same summary listing what was skipped.
+    pub fn with_skipped(mut self, skipped: Vec<Skipped>) -> Summary {
+        self.skipped = skipped;
+        self
     }
 }
 
@@ -60,7 +71,7 @@ pub fn render_table(summary: &Summary) -> String {
         .map(|o| {
             [
                 format!("{}/{}", o.problem, o.name),
-                o.expected_verdict.to_string(),
+                o.expected.label(),
                 o.got.to_string(),
                 time_cell(o),
                 o.memory_kib.to_string(),
@@ -116,6 +127,9 @@ pub fn render_table(summary: &Summary) -> String {
         summary.submissions.len() - failed,
         failed
     );
+    for s in &summary.skipped {
+        let _ = writeln!(out, "skipped {}: {}", s.path.display(), s.reason);
+    }
     for f in failures {
         let _ = writeln!(out, "FAIL {f}");
     }

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::judge::{run_jobs, CompileInfo, Compiled, Executor, Judge, JudgeReport, Verdict};
+use crate::problem::kattis::timing;
 use crate::problem::Problem;
 
 use super::discover::ReferenceSolution;
@@ -86,9 +87,22 @@ async fn judge_report<E: Executor>(judge: &Judge<E>, job: &Job, judged: &Problem
     JudgeReport::from_tests(&judged.id, language, compile, tests, degraded)
 }
 
+/// The margins `problem` is verified with: a Kattis package's own (its time multipliers or
+/// safety margin), else `default`.
+pub fn problem_margins(problem: &Problem, default: &Margins) -> Margins {
+    match &problem.kattis {
+        Some(k) => Margins {
+            accepted_max_percent: timing::accepted_max_percent(k.timing),
+            tle_stretch_percent: timing::tle_stretch_percent(k.timing),
+        },
+        None => *default,
+    }
+}
+
 /// Judges one solution and evaluates it against its folder.
 pub async fn judge_one<E: Executor>(judge: &Judge<E>, job: &Job, margins: &Margins) -> Outcome {
     let problem = &*job.problem;
+    let margins = &problem_margins(problem, margins);
     let limit = margins.judged_limit_ms(job.solution.expected, problem.time_limit_ms);
     let judged = Problem {
         time_limit_ms: limit,

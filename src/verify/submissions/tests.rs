@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
 use crate::judge::{CacheUse, Compilation, Executor, ExecutorError, Judge, JudgeSettings, Verdict};
-use crate::problem::{CheckerKind, Problem, TestCase};
+use crate::problem::{OutputValidator, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::*;
@@ -73,7 +73,13 @@ impl Executor for Fake {
     }
 }
 
-fn fake_check(_: CheckerKind, _: &[u8], output: &[u8], answer: &[u8]) -> CheckOutcome {
+fn fake_check(
+    _: &OutputValidator,
+    _: &[String],
+    _: &[u8],
+    output: &[u8],
+    answer: &[u8],
+) -> CheckOutcome {
     if output.trim_ascii() == answer.trim_ascii() {
         CheckOutcome::Accepted
     } else {
@@ -107,6 +113,7 @@ fn package(dir: &Path, solutions: &[(&str, &str)]) -> Problem {
                 name: format!("secret/{name}"),
                 input,
                 answer,
+                validator_args: Vec::new(),
             }
         })
         .collect();

@@ -1,0 +1,453 @@
+//! `problem.yaml` of a Kattis package: the legacy format and the current ones
+//! (`2023-07-draft`, `2025-09`), read strictly (an unknown key is an error naming it), and
+//! reduced to what this judge uses.
+
+use serde::Deserialize;
+use serde_norway::Value;
+
+/// The format versions this judge reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// No `problem_format_version`, or `legacy` / `legacy-icpc`.
+    Legacy,
+    /// `2023-07-draft` (problemtools' name for the draft that became 2025-09).
+    Draft2023,
+    /// `2025-09`.
+    V2025,
+}
+
+impl Version {
+    /// The name `problem.yaml` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::Legacy => "legacy",
+            Version::Draft2023 => "2023-07-draft",
+            Version::V2025 => "2025-09",
+        }
+    }
+}
+
+/// What this judge takes from `problem.yaml`.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// The format version.
+    pub version: Version,
+    /// The problem's name (English, or the first language's), if given.
+    pub name: Option<String>,
+    /// `limits.time_limit` in ms (the current formats); `None`: derived by `verify`.
+    pub time_limit_ms: Option<u64>,
+    /// `limits.memory` in MiB.
+    pub memory_mb: Option<u64>,
+    /// `limits.output` in MiB.
+    pub output_mb: Option<u64>,
+    /// `limits.validation_time` in seconds.
+    pub validation_time_s: Option<u64>,
+    /// `limits.validation_memory` in MiB.
+    pub validation_memory_mb: Option<u64>,
+    /// `limits.validation_output` in MiB.
+    pub validation_output_mb: Option<u64>,
+    /// How the time limit follows from the slowest accepted submission.
+    pub timing: Timing,
+    /// Legacy `validation: custom` (the current formats: an `output_validator/` folder).
+    pub custom_validation: bool,
+    /// Legacy `validator_flags`, split at whitespace.
+    pub validator_flags: Vec<String>,
+}
+
+/// The format's margins between the slowest accepted submission, the time limit and the
+/// time-limit-exceeded submissions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Timing {
+    /// Legacy: limit = slowest AC x `time_multiplier` (default 5), rounded up to a whole
+    /// second; TLE submissions must still time out at limit x `time_safety_margin` (2).
+    Legacy {
+        /// `limits.time_multiplier`.
+        time_multiplier: f64,
+        /// `limits.time_safety_margin`.
+        time_safety_margin: f64,
+    },
+    /// 2023-07 / 2025-09: limit = the smallest multiple of `time_resolution` at least
+    /// slowest AC x `ac_to_time_limit` (2); TLE submissions take limit x
+    /// `time_limit_to_tle` (1.5) or more.
+    Multipliers {
+        /// `limits.time_multipliers.ac_to_time_limit`.
+        ac_to_time_limit: f64,
+        /// `limits.time_multipliers.time_limit_to_tle`.
+        time_limit_to_tle: f64,
+        /// `limits.time_resolution`, in seconds.
+        time_resolution: f64,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LegacyYaml {
+    #[allow(dead_code)]
+    problem_format_version: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    name: Option<String>,
+    #[allow(dead_code)]
+    uuid: Option<String>,
+    #[allow(dead_code)]
+    author: Option<String>,
+    #[allow(dead_code)]
+    source: Option<String>,
+    #[allow(dead_code)]
+    source_url: Option<String>,
+    #[allow(dead_code)]
+    license: Option<String>,
+    #[allow(dead_code)]
+    rights_owner: Option<String>,
+    #[serde(default)]
+    limits: LegacyLimits,
+    validation: Option<String>,
+    validator_flags: Option<String>,
+    #[allow(dead_code)]
+    grading: Option<Value>,
+    #[allow(dead_code)]
+    keywords: Option<Value>,
+    #[allow(dead_code)]
+    languages: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LegacyLimits {
+    time_multiplier: Option<f64>,
+    time_safety_margin: Option<f64>,
+    memory: Option<u64>,
+    output: Option<u64>,
+    #[allow(dead_code)]
+    code: Option<u64>,
+    #[allow(dead_code)]
+    compilation_time: Option<u64>,
+    #[allow(dead_code)]
+    compilation_memory: Option<u64>,
+    validation_time: Option<u64>,
+    validation_memory: Option<u64>,
+    validation_output: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModernYaml {
+    #[allow(dead_code)]
+    problem_format_version: String,
+    #[serde(rename = "type")]
+    kind: Option<Value>,
+    name: Option<Value>,
+    #[allow(dead_code)]
+    uuid: Option<String>,
+    #[allow(dead_code)]
+    version: Option<String>,
+    #[allow(dead_code)]
+    credits: Option<Value>,
+    #[allow(dead_code)]
+    source: Option<Value>,
+    #[allow(dead_code)]
+    license: Option<String>,
+    #[allow(dead_code)]
+    rights_owner: Option<Value>,
+    #[allow(dead_code)]
+    embargo_until: Option<Value>,
+    #[serde(default)]
+    limits: ModernLimits,
+    #[allow(dead_code)]
+    keywords: Option<Value>,
+    #[allow(dead_code)]
+    languages: Option<Value>,
+    allow_file_writing: Option<bool>,
+    #[allow(dead_code)]
+    constants: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModernLimits {
+    #[serde(default)]
+    time_multipliers: TimeMultipliers,
+    time_limit: Option<f64>,
+    time_resolution: Option<f64>,
+    memory: Option<u64>,
+    output: Option<u64>,
+    #[allow(dead_code)]
+    code: Option<u64>,
+    #[allow(dead_code)]
+    compilation_time: Option<u64>,
+    #[allow(dead_code)]
+    compilation_memory: Option<u64>,
+    validation_time: Option<u64>,
+    validation_memory: Option<u64>,
+    validation_output: Option<u64>,
+    #[allow(dead_code)]
+    validation_passes: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeMultipliers {
+    ac_to_time_limit: Option<f64>,
+    time_limit_to_tle: Option<f64>,
+}
+
+/// Reads `problem.yaml`'s text; the error says which key is wrong and why.
+pub fn parse(text: &str) -> Result<Meta, String> {
+    let value: Value = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+    let value = match value {
+        Value::Null => Value::Mapping(Default::default()),
+        v @ Value::Mapping(_) => v,
+        _ => return Err("not a map of keys".into()),
+    };
+    let version = match value.get("problem_format_version") {
+        None => Version::Legacy,
+        Some(Value::String(v)) => match v.as_str() {
+            "legacy" | "legacy-icpc" => Version::Legacy,
+            "2023-07-draft" | "2023-07" => Version::Draft2023,
+            "2025-09" => Version::V2025,
+            other => {
+                return Err(format!(
+                    "problem_format_version `{other}` is not one this judge reads \
+                     (legacy, legacy-icpc, 2023-07-draft, 2025-09)"
+                ))
+            }
+        },
+        Some(_) => return Err("problem_format_version: not a string".into()),
+    };
+    // Read again from the text (not the value): the errors then name the key's path and line.
+    let text = if value.as_mapping().is_some_and(|m| m.is_empty()) {
+        "{}"
+    } else {
+        text
+    };
+    if version == Version::Legacy {
+        legacy(text)
+    } else {
+        modern(version, text)
+    }
+}
+
+fn positive(key: &str, value: Option<f64>, at_least: f64) -> Result<Option<f64>, String> {
+    match value {
+        Some(v) if !(v.is_finite() && v >= at_least && v > 0.0) => Err(format!(
+            "{key}: {v} must be a number of at least {at_least}"
+        )),
+        other => Ok(other),
+    }
+}
+
+fn nonzero(key: &str, value: Option<u64>) -> Result<Option<u64>, String> {
+    if value == Some(0) {
+        return Err(format!("{key}: must be positive"));
+    }
+    Ok(value)
+}
+
+fn legacy(text: &str) -> Result<Meta, String> {
+    let y: LegacyYaml = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+    match y.kind.as_deref() {
+        None | Some("pass-fail") => {}
+        Some(other) => {
+            return Err(format!(
+                "type `{other}`: only pass-fail problems are judged here (scoring is not supported)"
+            ))
+        }
+    }
+    let validation = y.validation.as_deref().unwrap_or("default");
+    let words: Vec<&str> = validation.split_whitespace().collect();
+    let custom_validation = match words.as_slice() {
+        ["default"] => false,
+        ["custom"] => true,
+        _ => {
+            return Err(format!(
+                "validation `{validation}`: only `default` and `custom` are supported \
+                 (interactive and scoring validators are not)"
+            ))
+        }
+    };
+    let l = y.limits;
+    Ok(Meta {
+        version: Version::Legacy,
+        name: y.name,
+        time_limit_ms: None,
+        memory_mb: nonzero("limits.memory", l.memory)?,
+        output_mb: nonzero("limits.output", l.output)?,
+        validation_time_s: nonzero("limits.validation_time", l.validation_time)?,
+        validation_memory_mb: nonzero("limits.validation_memory", l.validation_memory)?,
+        validation_output_mb: nonzero("limits.validation_output", l.validation_output)?,
+        timing: Timing::Legacy {
+            time_multiplier: positive("limits.time_multiplier", l.time_multiplier, 1.0)?
+                .unwrap_or(5.0),
+            time_safety_margin: positive("limits.time_safety_margin", l.time_safety_margin, 1.0)?
+                .unwrap_or(2.0),
+        },
+        custom_validation,
+        validator_flags: super::super::validator::split_flags(
+            y.validator_flags.as_deref().unwrap_or(""),
+        ),
+    })
+}
+
+fn modern(version: Version, text: &str) -> Result<Meta, String> {
+    let y: ModernYaml = serde_norway::from_str(text).map_err(|e| e.to_string())?;
+    let kinds: Vec<String> = match &y.kind {
+        None => Vec::new(),
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Sequence(seq)) => seq
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or("type: a sequence of strings expected")?,
+        Some(_) => return Err("type: a string or a sequence of strings expected".into()),
+    };
+    if let Some(other) = kinds.iter().find(|k| k.as_str() != "pass-fail") {
+        return Err(format!(
+            "type `{other}`: only pass-fail problems are judged here (scoring, interactive, \
+             multi-pass and submit-answer are not supported)"
+        ));
+    }
+    if y.allow_file_writing == Some(true) {
+        return Err("allow_file_writing: true is not supported".into());
+    }
+    let name = match &y.name {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Mapping(m)) => m
+            .get("en")
+            .or_else(|| m.values().next())
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        Some(_) => return Err("name: a string or a map of languages to strings expected".into()),
+    };
+    let l = y.limits;
+    let time_limit = positive("limits.time_limit", l.time_limit, 0.0)?;
+    let time_limit_ms = match time_limit {
+        Some(s) if s * 1000.0 > 1e9 => return Err("limits.time_limit: too large".into()),
+        Some(s) => Some(((s * 1000.0).round() as u64).max(1)),
+        None => None,
+    };
+    Ok(Meta {
+        version,
+        name,
+        time_limit_ms,
+        memory_mb: nonzero("limits.memory", l.memory)?,
+        output_mb: nonzero("limits.output", l.output)?,
+        validation_time_s: nonzero("limits.validation_time", l.validation_time)?,
+        validation_memory_mb: nonzero("limits.validation_memory", l.validation_memory)?,
+        validation_output_mb: nonzero("limits.validation_output", l.validation_output)?,
+        timing: Timing::Multipliers {
+            ac_to_time_limit: positive(
+                "limits.time_multipliers.ac_to_time_limit",
+                l.time_multipliers.ac_to_time_limit,
+                1.0,
+            )?
+            .unwrap_or(2.0),
+            time_limit_to_tle: positive(
+                "limits.time_multipliers.time_limit_to_tle",
+                l.time_multipliers.time_limit_to_tle,
+                1.0,
+            )?
+            .unwrap_or(1.5),
+            time_resolution: positive("limits.time_resolution", l.time_resolution, 0.0)?
+                .unwrap_or(1.0),
+        },
+        custom_validation: false,
+        validator_flags: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legacy_reads_problemtools_examples() {
+        let hello =
+            "source: Kattis\nlicense: public domain\nname: Hello World!\nlimits:\n  memory: 512\n";
+        let m = parse(hello).unwrap();
+        assert_eq!(m.version, Version::Legacy);
+        assert_eq!(m.name.as_deref(), Some("Hello World!"));
+        assert_eq!(m.memory_mb, Some(512));
+        assert_eq!(m.time_limit_ms, None);
+        assert_eq!(
+            m.timing,
+            Timing::Legacy {
+                time_multiplier: 5.0,
+                time_safety_margin: 2.0
+            }
+        );
+        let different =
+            "name: A Different Problem\nvalidation: custom\nlimits:\n  time_safety_margin: 4\n";
+        let m = parse(different).unwrap();
+        assert!(m.custom_validation);
+        assert_eq!(
+            m.timing,
+            Timing::Legacy {
+                time_multiplier: 5.0,
+                time_safety_margin: 4.0
+            }
+        );
+        assert!(parse("").is_ok());
+        let m = parse("validator_flags: float_tolerance 1e-6\n").unwrap();
+        assert_eq!(m.validator_flags, ["float_tolerance", "1e-6"]);
+    }
+
+    #[test]
+    fn current_formats_read_limits_and_names() {
+        let y = "problem_format_version: 2025-09\nname:\n  sv: Hej\n  en: Hello\nuuid: x\n\
+                 limits:\n  time_limit: 1.5\n  memory: 256\n  time_multipliers:\n    ac_to_time_limit: 3\n";
+        let m = parse(y).unwrap();
+        assert_eq!(m.version, Version::V2025);
+        assert_eq!(m.name.as_deref(), Some("Hello"));
+        assert_eq!(m.time_limit_ms, Some(1500));
+        assert_eq!(m.memory_mb, Some(256));
+        let Timing::Multipliers {
+            ac_to_time_limit,
+            time_limit_to_tle,
+            ..
+        } = m.timing
+        else {
+            panic!("{:?}", m.timing)
+        };
+        assert_eq!((ac_to_time_limit, time_limit_to_tle), (3.0, 1.5));
+        let m =
+            parse("problem_format_version: 2023-07-draft\nname: X\ntype: [pass-fail]\n").unwrap();
+        assert_eq!(m.version, Version::Draft2023);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let cases = [
+            ("name: X\ncolour: red\n", "unknown field `colour`"),
+            ("limits:\n  memroy: 3\n", "unknown field `memroy`"),
+            ("limits:\n  memory: lots\n", "limits.memory"),
+            ("limits:\n  memory: 0\n", "limits.memory: must be positive"),
+            ("type: scoring\n", "type `scoring`"),
+            (
+                "validation: custom interactive\n",
+                "validation `custom interactive`",
+            ),
+            (
+                "problem_format_version: 1999-01\n",
+                "problem_format_version `1999-01`",
+            ),
+            (
+                "problem_format_version: 2025-09\nname: X\ntype: interactive\n",
+                "type `interactive`",
+            ),
+            (
+                "problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n",
+                "limits.time_limit",
+            ),
+            (
+                "problem_format_version: 2025-09\nvalidation: custom\n",
+                "unknown field `validation`",
+            ),
+            ("- a\n- b\n", "not a map"),
+        ];
+        for (yaml, needle) in cases {
+            let err = parse(yaml).unwrap_err();
+            assert!(err.contains(needle), "`{needle}` not in {err}");
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Kattis packages served for real: the fixture packages (both format versions, the default
+//! validator with a float tolerance, validators in C++ and Python, a testlib checker) judged
+//! through the daemon in an icpc contest; and hostile validators (one that loops, one that
+//! writes a huge feedback file, one that reads outside its box) refused at load, so the
+//! daemon serves nothing.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::fixtures::accounts::{add_user, login};
+use crate::fixtures::config::write_config;
+use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::kattis;
+
+const CONTEST: &str = r#"
+title = "Kattis packages"
+format = "icpc"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "sum"
+[[problems]]
+label = "B"
+problem = "floats"
+[[problems]]
+label = "C"
+problem = "divisor"
+[[problems]]
+label = "D"
+problem = "reorder"
+[[problems]]
+label = "E"
+problem = "maxpair"
+"#;
+
+async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
+    let started = Instant::now();
+    loop {
+        let v: Value = c
+            .get(d.url(&format!("/api/submissions/{id}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if v["status"] == "done" {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{v}\n{}",
+            d.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn kattis_packages_are_judged_in_an_icpc_contest() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 1);
+    for name in kattis::PACKAGES {
+        kattis::copy_package(&problems, name);
+    }
+    // The legacy packages' limits as `verify` derives and keeps it.
+    std::fs::write(problems.join("sum/.timelimit"), "1\n").unwrap();
+    std::fs::write(problems.join("reorder/.timelimit"), "1\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
+    std::fs::write(dir.path().join("contests/kattis.toml"), CONTEST).unwrap();
+    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
+    let db = dir.path().join("judge.db");
+    let d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        2,
+        "[contests]\nclock_file = \"clock.txt\"\n",
+    );
+    let config = dir.path().join("config.toml");
+    add_user(&config, &db, "boss", true, "correct horse battery");
+    add_user(&config, &db, "alice", false, "correct horse battery");
+    let c = client();
+    let boss = login(&c, &d.base, "boss", "correct horse battery").await;
+    let alice = login(&c, &d.base, "alice", "correct horse battery").await;
+    let listed: Value = c
+        .get(d.url("/api/problems/divisor"))
+        .bearer_auth(&boss)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["checker"], "kattis", "{listed}");
+    assert!(listed["statement"]
+        .as_str()
+        .unwrap()
+        .contains("print any divisor"));
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kattis");
+    let cases = [
+        ("A", "sum", "accepted/sum.c", "c", "AC"),
+        ("A", "sum", "wrong_answer/int32.c", "c", "WA"),
+        ("B", "floats", "accepted/exponent.py", "python", "AC"),
+        ("B", "floats", "wrong_answer/two_digits.py", "python", "WA"),
+        ("C", "divisor", "accepted/itself.c", "c", "AC"),
+        ("C", "divisor", "wrong_answer/one.py", "python", "WA"),
+        ("D", "reorder", "accepted/reversed.cpp", "cpp", "AC"),
+        ("D", "reorder", "wrong_answer/drops_one.py", "python", "WA"),
+        ("E", "maxpair", "accepted/two_largest.py", "python", "AC"),
+        ("E", "maxpair", "wrong_answer/first_two.py", "python", "WA"),
+    ];
+    let mut ids = Vec::new();
+    for (label, problem, file, language, _) in cases {
+        let source =
+            std::fs::read_to_string(fixtures.join(problem).join("submissions").join(file)).unwrap();
+        let r = c
+            .post(d.url("/api/contests/kattis/submissions"))
+            .bearer_auth(&alice)
+            .json(&json!({"problem": label, "language": language, "source": source}))
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(status, 202, "{label} {file}: {v}");
+        ids.push(v["id"].as_i64().unwrap());
+    }
+    for ((_, problem, file, _, verdict), id) in cases.iter().zip(ids) {
+        let v = wait_done(&c, &d, &boss, id).await;
+        assert_eq!(v["verdict"], *verdict, "{problem}/{file}: {v}");
+        if *verdict == "WA" {
+            // The jury reads the validator's own message.
+            let messages: Vec<&str> = v["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t["message"].as_str())
+                .collect();
+            let wanted = match *problem {
+                "sum" => "differs: expected",
+                "floats" => "differs: expected",
+                "divisor" => "is not a divisor of",
+                "reorder" => "expected a permutation",
+                _ => "is not the largest",
+            };
+            assert!(
+                messages.iter().any(|m| m.contains(wanted)),
+                "{problem}: {messages:?}"
+            );
+        }
+    }
+}
+
+/// Runs `serve` on `problems`, expecting it to refuse to start: its stderr.
+fn refused(dir: &Path, problems: &Path) -> String {
+    let config = write_config(dir, problems, "");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .arg("--config")
+        .arg(&config)
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(dir.join("judge.db"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(!status.success());
+            assert!(!stdout.contains("listening on"), "{stdout}");
+            return String::from_utf8_lossy(&out.stderr).into_owned();
+        }
+        if started.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("serve did not refuse the package within 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn hostile_validators_are_refused_at_load_and_nothing_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "the host's secret 8f3a\n").unwrap();
+    let cases = [
+        (
+            "loops",
+            "int main() { volatile unsigned long n = 0; for (;;) n++; }\n".to_string(),
+            "passed its time limit",
+        ),
+        (
+            "floods",
+            "#include <cstdio>\nint main(int, char** argv) {\n  std::FILE* f = std::fopen((std::string(argv[3]) + \"/judgemessage.txt\").c_str(), \"w\");\n  static char block[1 << 16];\n  for (int i = 0; i < (1 << 14); i++) std::fwrite(block, 1, sizeof block, f);\n  std::fclose(f);\n  return 42;\n}\n"
+                .replace("#include <cstdio>", "#include <cstdio>\n#include <string>"),
+            "passed its output limit (1 MiB)",
+        ),
+        (
+            "peeks",
+            format!(
+                "#include <cstdio>\nint main() {{\n  std::FILE* f = std::fopen({:?}, \"r\");\n  if (!f) return 1;\n  char buf[64] = {{0}};\n  std::fread(buf, 1, 63, f);\n  std::printf(\"%s\", buf);\n  return 42;\n}}\n",
+                secret.display().to_string()
+            ),
+            "exited with 1",
+        ),
+    ];
+    for (name, validator, needle) in cases {
+        let case_dir = dir.path().join(name);
+        let problems = case_dir.join("problems");
+        kattis::with_validator(&problems, name, &validator);
+        let started = Instant::now();
+        let stderr = refused(&case_dir, &problems);
+        assert!(
+            stderr.contains(&format!("problem {name}")),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains("is refused"), "{name}: {stderr}");
+        assert!(
+            stderr.contains(needle),
+            "{name}: `{needle}` not in {stderr}"
+        );
+        assert!(
+            !stderr.contains("8f3a"),
+            "{name}: the secret leaked: {stderr}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(60), "{name}");
+    }
+}

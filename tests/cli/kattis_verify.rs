@@ -1,0 +1,144 @@
+//! `sudojudge verify PATH...` on Kattis packages (and a `problem.toml` one with a testlib
+//! checker): the data checked by their validators, every submission judged in the real
+//! sandbox against its folder, the time limit derived and written, unknown folders and
+//! languages skipped.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::fixtures::{config, kattis};
+
+fn verify(config: &Path, packages: &[&Path]) -> (Output, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .arg("--config")
+        .arg(config)
+        .args(["verify", "--json"])
+        .args(packages)
+        .env_remove("SUDOJUDGE_CONFIG")
+        .output()
+        .expect("the binary runs");
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON ({e}): stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out, json)
+}
+
+fn got<'a>(json: &'a serde_json::Value, problem: &str, name: &str) -> &'a str {
+    json["submissions"]["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["problem"] == problem && s["name"] == name)
+        .unwrap_or_else(|| panic!("{problem}/{name} not judged: {json}"))["got"]
+        .as_str()
+        .unwrap()
+}
+
+#[test]
+fn the_fixture_packages_verify_and_every_submission_gets_its_folders_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = dir.path().join("problems");
+    let packages: Vec<_> = kattis::PACKAGES
+        .iter()
+        .map(|name| kattis::copy_package(&problems, name))
+        .collect();
+    let config = config::write_config(dir.path(), &problems, "");
+    let paths: Vec<&Path> = packages.iter().map(|p| p.as_path()).collect();
+    let (out, json) = verify(&config, &paths);
+    assert!(
+        out.status.success(),
+        "{json:#}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json["ok"], true);
+    for (problem, name, verdict) in [
+        ("sum", "accepted/sum.c", "AC"),
+        ("sum", "accepted/sum.py", "AC"),
+        ("sum", "wrong_answer/int32.c", "WA"),
+        ("sum", "time_limit_exceeded/spin.py", "TLE"),
+        ("sum", "run_time_error/crash.py", "RE"),
+        ("sum", "rejected/prints_nothing.py", "WA"),
+        ("floats", "accepted/six_digits.py", "AC"),
+        ("floats", "accepted/exponent.py", "AC"),
+        ("floats", "wrong_answer/two_digits.py", "WA"),
+        ("divisor", "accepted/smallest.py", "AC"),
+        ("divisor", "accepted/itself.c", "AC"),
+        ("divisor", "wrong_answer/one.py", "WA"),
+        ("divisor", "wrong_answer/half.py", "WA"),
+        ("reorder", "accepted/sorted.py", "AC"),
+        ("reorder", "accepted/reversed.cpp", "AC"),
+        ("reorder", "wrong_answer/drops_one.py", "WA"),
+        ("maxpair", "accepted/two_largest.py", "AC"),
+        ("maxpair", "wrong_answer/first_two.py", "WA"),
+    ] {
+        assert_eq!(got(&json, problem, name), verdict, "{problem}/{name}");
+    }
+    // The legacy package's limit is derived (slowest accepted x 5, whole seconds) and kept.
+    let limits = json["time_limits"].as_array().unwrap();
+    let sum = limits.iter().find(|l| l["problem"] == "sum").unwrap();
+    assert_eq!(sum["source"], "derived", "{sum}");
+    assert_eq!(sum["time_limit_ms"], 1000, "{sum}");
+    assert_eq!(
+        std::fs::read_to_string(packages[0].join(".timelimit")).unwrap(),
+        "1\n"
+    );
+    let floats = limits.iter().find(|l| l["problem"] == "floats").unwrap();
+    assert_eq!(floats["source"], "problem_yaml");
+    // The time-limit submission is judged at 2x (legacy time_safety_margin).
+    let spin = json["submissions"]["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "time_limit_exceeded/spin.py")
+        .unwrap();
+    assert_eq!(spin["judged_limit_ms"], 2000, "{spin}");
+    // What cannot be judged here is skipped, not failed.
+    let skipped: Vec<String> = json["submissions"]["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        skipped.iter().any(|p| p.ends_with("accepted/Sum.java")),
+        "{skipped:?}"
+    );
+    assert!(
+        skipped.iter().any(|p| p.ends_with("partially_accepted")),
+        "{skipped:?}"
+    );
+}
+
+#[test]
+fn data_that_its_validators_reject_fails_verify_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = dir.path().join("problems");
+    let sum = kattis::copy_package(&problems, "sum");
+    std::fs::write(sum.join("data/secret/02.in"), "1 2 3\n").unwrap();
+    let reorder = kattis::copy_package(&problems, "reorder");
+    std::fs::write(reorder.join("data/secret/2.ans"), "8\n").unwrap();
+    let config = config::write_config(dir.path(), &problems, "");
+    let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
+        .arg("--config")
+        .arg(&config)
+        .args(["verify", "--data-only"])
+        .args([&sum, &reorder])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("validate.py rejects the input"), "{text}");
+    assert!(text.contains("02.in"), "{text}");
+    assert!(
+        text.contains("the output validator rejects the answer file") && text.contains("2.ans"),
+        "{text}"
+    );
+    assert!(
+        text.contains("expected a permutation of 7, found 8"),
+        "{text}"
+    );
+}
