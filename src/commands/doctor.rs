@@ -121,9 +121,9 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             };
             let name = report["name"].as_str().unwrap_or("");
             match report["version"].as_str() {
-                Some(v) => print!("language {id} ({name}{aliases}): {program} ({v})"),
+                Some(v) => print!("language {id}: {program} ({v}) [{name}{aliases}]"),
                 None => {
-                    print!("language {id} ({name}{aliases}): {program} NOT FOUND or not runnable")
+                    print!("language {id}: {program} NOT FOUND or not runnable [{name}{aliases}]")
                 }
             }
             match report["toolchain"]["folder"].as_str() {

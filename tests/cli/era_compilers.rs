@@ -140,8 +140,12 @@ fn doctor_lists_every_standard_with_its_compiler() {
     assert_eq!(v["languages"]["c17"]["aliases"], serde_json::json!(["c"]));
     let text = String::from_utf8_lossy(&sudojudge(&["doctor"]).stdout).into_owned();
     assert!(
-        text.contains("language cpp98 (C++98 (g++, GNU C++98)): /usr/bin/g++ ("),
+        text.contains("language cpp98: /usr/bin/g++ (")
+            && text.contains("[C++98 (g++, GNU C++98)]"),
         "{text}"
     );
-    assert!(text.contains("; alias cpp): /usr/bin/g++"), "{text}");
+    assert!(
+        text.contains("[C++17 (g++, GNU C++17); alias cpp]"),
+        "{text}"
+    );
 }

@@ -111,8 +111,9 @@ fn doctor_reports_a_fully_isolated_host() {
     assert_eq!(v["ok"], true);
     assert_eq!(v["capabilities"]["isolated"], true);
     assert_eq!(v["trial_run"]["ok"], true);
-    // What it found per language: the compiler, its version, Rust's toolchain folder.
-    for language in ["c", "cpp", "python", "rust"] {
+    // What it found per language: the compiler, its version, Rust's toolchain folder (C and
+    // C++ by their default standards' entries; `c` and `cpp` are their aliases).
+    for language in ["c17", "cpp17", "python", "rust"] {
         let l = &v["languages"][language];
         assert_eq!(l["found"], true, "{language}: {v}");
         assert!(l["version"].as_str().is_some_and(|s| !s.is_empty()), "{v}");
