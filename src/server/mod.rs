@@ -4,6 +4,7 @@
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, submissions, runs, login/logout/me,
 //!   contests, scoreboard, clarifications, users, nodes), thin over the services.
+//! - [`clics`]: the ICPC Contest API (CLICS 2023-06) under `/clics/`, read-only.
 //! - [`contests`]: the contest services the API and the web pages share (a contest as the
 //!   caller sees it, submitting, the board, clarifications, what contests hide).
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
@@ -30,6 +31,7 @@ pub mod api_submissions;
 pub mod api_users;
 pub mod auth;
 pub mod body;
+pub mod clics;
 pub mod conditional;
 pub mod contests;
 pub mod daemon;
@@ -134,6 +136,7 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     routes()
         .into_iter()
         .fold(Router::new(), |r, (path, method)| r.route(path, method))
+        .merge(clics::router())
         .merge(pages)
         .fallback(not_found)
         .layer(middleware::from_fn(move |req: Request, next: Next| {
