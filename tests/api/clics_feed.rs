@@ -200,7 +200,10 @@ fn millis(reltime: &str) -> i64 {
 
 /// The icpc board from the feed alone, in the judge's terms: per team (rank, solved,
 /// penalty) and per cell (attempts, pending, minute of the AC).
-type FeedBoard = BTreeMap<String, (u64, u64, i64, Vec<(u64, u64, Option<i64>)>)>;
+type FeedBoard = BTreeMap<String, (u64, u64, i64, Vec<FeedCell>)>;
+
+/// A cell: attempts, pending, the minute of the AC.
+type FeedCell = (u64, u64, Option<i64>);
 
 fn board_from_feed(events: &[Value]) -> FeedBoard {
     let mut latest: HashMap<(String, String), Value> = HashMap::new();
@@ -249,7 +252,7 @@ fn board_from_feed(events: &[Value]) -> FeedBoard {
             s["id"].as_str().unwrap().parse::<i64>().unwrap(),
         )
     });
-    let mut rows: Vec<(String, u64, i64, Vec<(u64, u64, Option<i64>)>)> = Vec::new();
+    let mut rows: Vec<(String, u64, i64, Vec<FeedCell>)> = Vec::new();
     for team in of("teams") {
         let t = team["id"].as_str().unwrap();
         let (mut solved, mut penalty) = (0u64, 0i64);

@@ -1,4 +1,4 @@
-//! `GET /clics/contests/{id}/event-feed`: the contest's [`Log`] as NDJSON, one event a line,
+//! `GET /clics/contests/{id}/event-feed`: the contest's [`Log`](super::log::Log) as NDJSON, one event a line,
 //! each with its token; `since_token` resumes after a token (400 for one this server never
 //! wrote); a bare newline every [`KEEPALIVE`] without events; `stream=false` sends what
 //! there is and ends. The connection holds a [`FeedSlot`] (bounded per caller and in

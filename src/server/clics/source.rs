@@ -24,10 +24,14 @@ pub const FEEDS_TOTAL: usize = 64;
 /// Objects in one answer of a collection at most (`?after=` asks for the next ones).
 pub const PAGE_MAX: usize = 10_000;
 
+/// Computed logs by contest and audience (the jury's or not), each with the data version it
+/// was computed from.
+type Logs = HashMap<(String, bool), (u64, Arc<Log>)>;
+
 /// The Contest API's shared state: computed logs and the open feeds.
 #[derive(Default)]
 pub struct Clics {
-    logs: Mutex<HashMap<(String, bool), (u64, Arc<Log>)>>,
+    logs: Mutex<Logs>,
     feeds: Mutex<Feeds>,
 }
 
