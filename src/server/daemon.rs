@@ -198,6 +198,7 @@ impl Daemon {
         )
         .with_contests(contests);
         state.metrics = metrics.clone();
+        state.stopping = stop_rx.clone();
         let app = super::app(state, pages);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {

@@ -8,6 +8,7 @@
 //!   or writes the store: submissions, login, users, the queue, and the contest services
 //!   (a contest as the caller sees it, submitting, the board, clarifications, what contests
 //!   hide), also at their old path [`contests`].
+//! - [`clics`]: the ICPC Contest API (CLICS 2023-06) under `/clics/`, read-only.
 //! - [`auth`]: finds the caller of each request; the rules are in [`crate::accounts::access`].
 //! - [`auth_settings`]: the accounts settings and the login and run rate limits ([`auth::Auth`]).
 //! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
@@ -35,6 +36,7 @@ pub mod api_users;
 pub mod auth;
 pub mod auth_settings;
 pub mod body;
+pub mod clics;
 pub mod conditional;
 pub mod daemon;
 pub mod error;
@@ -141,6 +143,7 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     routes()
         .into_iter()
         .fold(Router::new(), |r, (path, method)| r.route(path, method))
+        .merge(clics::router())
         .merge(pages)
         .fallback(not_found)
         .layer(middleware::from_fn(move |req: Request, next: Next| {

@@ -78,6 +78,10 @@ pub struct AppState {
     pub metrics: Metrics,
     /// The token a metrics scraper may send (`[metrics] token`).
     pub metrics_token: Option<Arc<str>>,
+    /// Becomes `true` when the daemon stops, so endless answers (the Contest API's event
+    /// feed) end and the listener's graceful shutdown is not held; never, in a state that
+    /// no daemon runs.
+    pub stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 impl AppState {
@@ -150,6 +154,7 @@ impl AppState {
                 .as_deref()
                 .filter(|t| !t.is_empty())
                 .map(Arc::from),
+            stopping: tokio::sync::watch::channel(false).1,
         }
     }
 

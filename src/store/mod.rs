@@ -28,6 +28,7 @@
 
 pub mod accounts;
 pub mod any;
+mod contest_languages;
 mod contest_rows;
 pub mod contests;
 pub mod gauges;

@@ -28,6 +28,7 @@ mod api_scoreboard_load;
 mod api_startup;
 mod api_strangers;
 mod api_verdicts;
+mod clics_feed;
 mod contest_rules;
 mod contest_views;
 mod kattis_packages;

@@ -1,0 +1,419 @@
+//! The event feed as a pure function of what the store records: every event has a key (a
+//! contest-clock instant, then a kind and an id) from which its token is written, and the
+//! log is the events in key order. A new fact only ever adds events at keys no reader can
+//! have passed yet, so a token stays valid across restarts and a reader resumes after it
+//! without loss or repetition:
+//! - configuration (contest, judgement types, languages, the jury's problems, listed teams)
+//!   comes first; a contestant who joins later is a team at their joining instant;
+//! - the contest's start, freeze and end are `state` events at their instants;
+//! - a submission is an event at its instant, its judgement the event just after it; a
+//!   reader is shown nothing past a submission still being judged (its judgement will take
+//!   that place), and nothing later than `now - GRACE` (a submission's instant is read
+//!   before it is stored);
+//! - what the public may not see yet (an icpc submission made in the freeze, an oi result
+//!   before the end) has its judgement after the end instead: after the `finalized` state
+//!   (everything judged) come those judgements, once the board is unfrozen (oi: at the end),
+//!   then the `thawed` state.
+
+use std::collections::HashMap;
+
+use jiff::{SignedDuration, Timestamp};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::contest::{Audience, Contest, Format, Participants, Timing};
+use crate::store::{BoardEntry, Participant, Status};
+
+use super::mapping::{self, LanguageInfo, ProblemInfo, State, SubmissionInfo};
+
+/// How far behind the contest clock the feed stays, so a submission whose instant was read
+/// just before it was stored is not passed by a reader.
+pub const GRACE: SignedDuration = SignedDuration::from_secs(5);
+
+/// Where an event sits in the log; its token is this written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Key {
+    /// Milliseconds since the epoch on the contest clock (`i64::MIN`: configuration).
+    pub t: i64,
+    /// The kind of event at that instant (see the `K_*` constants).
+    pub kind: u8,
+    /// The object's number within its kind.
+    pub id: i64,
+    /// 0 for a submission, 1 for its judgement.
+    pub sub: u8,
+}
+
+const K_STATE: u8 = 0;
+const K_TYPES: u8 = 1;
+const K_LANGUAGES: u8 = 2;
+const K_PROBLEMS: u8 = 3;
+const K_TEAMS: u8 = 4;
+const K_SUBMISSIONS: u8 = 6;
+const K_FINALIZED: u8 = 7;
+const K_REVEALED: u8 = 8;
+const K_THAWED: u8 = 9;
+
+impl Key {
+    const fn at(t: i64, kind: u8, id: i64) -> Key {
+        Key {
+            t,
+            kind,
+            id,
+            sub: 0,
+        }
+    }
+
+    /// The token of this key (opaque to clients).
+    pub fn token(&self) -> String {
+        format!(
+            "{:x}-{:x}-{:x}-{:x}",
+            (self.t as u64) ^ (1 << 63),
+            self.kind,
+            self.id as u64,
+            self.sub
+        )
+    }
+
+    /// The key of a token, `None` for anything [`Key::token`] does not write.
+    pub fn parse(token: &str) -> Option<Key> {
+        let parts: Vec<&str> = token.split('-').collect();
+        let [t, kind, id, sub] = parts.as_slice() else {
+            return None;
+        };
+        let hex = |s: &str| {
+            (!s.is_empty() && s.len() <= 16)
+                .then(|| u64::from_str_radix(s, 16).ok())
+                .flatten()
+        };
+        let key = Key {
+            t: (hex(t)? ^ (1 << 63)) as i64,
+            kind: u8::try_from(hex(kind)?).ok()?,
+            id: hex(id)? as i64,
+            sub: u8::try_from(hex(sub)?).ok()?,
+        };
+        (key.token() == token).then_some(key)
+    }
+}
+
+/// One notification: `{"type","id","data","token"}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// Its place.
+    pub key: Key,
+    /// The endpoint type (`contest`, `teams`, `submissions`...).
+    pub kind: &'static str,
+    /// The object's id, `None` for the contest and the state.
+    pub id: Option<String>,
+    /// The object.
+    pub data: Value,
+}
+
+impl Event {
+    /// The NDJSON line of this event (without the newline).
+    pub fn line(&self) -> String {
+        json!({"type": self.kind, "id": self.id, "data": self.data, "token": self.key.token()})
+            .to_string()
+    }
+}
+
+/// What the log of one contest is computed from.
+pub struct Inputs<'a> {
+    /// The contest.
+    pub contest: &'a Contest,
+    /// Its problems, in label order.
+    pub problems: &'a [ProblemInfo],
+    /// The configured languages.
+    pub languages: &'a [LanguageInfo],
+    /// Who takes part and since when.
+    pub participants: &'a [Participant],
+    /// The contestants' submissions.
+    pub submissions: &'a [BoardEntry],
+    /// Each submission's language.
+    pub language_of: &'a HashMap<i64, String>,
+    /// Whether the jury unfroze the board.
+    pub unfrozen: bool,
+    /// Who reads it: the public feed holds back what the format hides.
+    pub audience: Audience,
+}
+
+/// A contest's events in key order, and where a reader must stop while judging goes on.
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    /// Every event, by key.
+    pub events: Vec<Event>,
+    /// Nothing at or after this key may be shown yet: a pending judgement goes there.
+    pub blocked_at: Option<Key>,
+}
+
+impl Log {
+    /// The events a reader may see at `now` (a prefix of [`Log::events`]).
+    pub fn visible(&self, now: Timestamp) -> &[Event] {
+        let horizon = Key::at(ms(now - GRACE).saturating_add(1), 0, i64::MIN);
+        let limit = self.blocked_at.map_or(horizon, |b| b.min(horizon));
+        let n = self.events.partition_point(|e| e.key < limit);
+        &self.events[..n]
+    }
+
+    /// The visible events after `since` (all of them for `None`).
+    pub fn since(&self, now: Timestamp, since: Option<Key>) -> &[Event] {
+        let seen = self.visible(now);
+        let from = since.map_or(0, |k| seen.partition_point(|e| e.key <= k));
+        &seen[from..]
+    }
+
+    /// The current object of each id of `kind` among the visible events, by first
+    /// appearance.
+    pub fn objects(&self, now: Timestamp, kind: &str) -> Vec<Value> {
+        let mut order: Vec<String> = Vec::new();
+        let mut latest: HashMap<String, &Value> = HashMap::new();
+        for e in self.visible(now).iter().filter(|e| e.kind == kind) {
+            let id = e.id.clone().unwrap_or_default();
+            if latest.insert(id.clone(), &e.data).is_none() {
+                order.push(id);
+            }
+        }
+        order.iter().map(|id| latest[id].clone()).collect()
+    }
+
+    /// The latest visible object of `kind` with no id (the contest, the state).
+    pub fn singleton(&self, now: Timestamp, kind: &str) -> Option<Value> {
+        self.visible(now)
+            .iter()
+            .rev()
+            .find(|e| e.kind == kind)
+            .map(|e| e.data.clone())
+    }
+}
+
+fn ms(t: Timestamp) -> i64 {
+    t.as_millisecond()
+}
+
+/// A stable number for a user name (teams are keyed by it).
+fn name_number(name: &str) -> i64 {
+    let d = Sha256::digest(name.as_bytes());
+    let mut b = [0u8; 8];
+    b[1..].copy_from_slice(&d[..7]);
+    i64::from_be_bytes(b)
+}
+
+/// The log of one contest for one audience.
+pub fn build(i: &Inputs) -> Log {
+    let c = i.contest;
+    let public = i.audience == Audience::Public;
+    let mut ev: Vec<Event> = Vec::new();
+    let mut push = |key: Key, kind: &'static str, id: Option<String>, data: Value| {
+        ev.push(Event {
+            key,
+            kind,
+            id,
+            data,
+        });
+    };
+    let first = i64::MIN;
+    push(
+        Key::at(first, K_STATE, 0),
+        "contest",
+        None,
+        mapping::contest(c),
+    );
+    for (n, t) in mapping::judgement_types().into_iter().enumerate() {
+        let id = t["id"].as_str().map(str::to_string);
+        push(Key::at(first, K_TYPES, n as i64), "judgement-types", id, t);
+    }
+    for (n, l) in i.languages.iter().enumerate() {
+        let data = mapping::language(l);
+        push(
+            Key::at(first, K_LANGUAGES, n as i64),
+            "languages",
+            Some(l.id.clone()),
+            data,
+        );
+    }
+    // Problems: the jury's from the first; the public's from the opening, named once they
+    // are shown to everyone (fixed: the start; window: the window's end).
+    let (opens, named_at) = match c.timing {
+        Timing::Fixed { start, .. } => (ms(start), ms(start)),
+        Timing::Window {
+            window_start,
+            window_end,
+            ..
+        } => (ms(window_start), ms(window_end)),
+        Timing::Open => (first, first),
+    };
+    for p in i.problems {
+        let n = p.ordinal as i64;
+        if public {
+            let data = mapping::problem(c.format, p, opens == named_at);
+            push(
+                Key::at(opens, K_PROBLEMS, n),
+                "problems",
+                Some(p.label.clone()),
+                data,
+            );
+            if opens != named_at {
+                let data = mapping::problem(c.format, p, true);
+                push(
+                    Key::at(named_at, K_PROBLEMS, n),
+                    "problems",
+                    Some(p.label.clone()),
+                    data,
+                );
+            }
+        } else {
+            let data = mapping::problem(c.format, p, true);
+            push(
+                Key::at(first, K_PROBLEMS, n),
+                "problems",
+                Some(p.label.clone()),
+                data,
+            );
+        }
+    }
+    // Teams: those the file lists from the first, others when they join.
+    let mut listed: Vec<&String> = match &c.participants {
+        Participants::Listed(l) => l.iter().collect(),
+        _ => Vec::new(),
+    };
+    listed.sort();
+    for u in &listed {
+        push(
+            Key::at(first, K_TEAMS, name_number(u)),
+            "teams",
+            Some(u.to_string()),
+            mapping::team(u),
+        );
+    }
+    let starts: HashMap<&str, Timestamp> = i
+        .participants
+        .iter()
+        .map(|p| (p.user.as_str(), p.started_at))
+        .collect();
+    for p in i.participants.iter().filter(|p| !listed.contains(&&p.user)) {
+        let key = Key::at(ms(p.started_at), K_TEAMS, name_number(&p.user));
+        push(key, "teams", Some(p.user.clone()), mapping::team(&p.user));
+    }
+    // The state at its instants.
+    let mut st = State::default();
+    let freeze = if mapping::has_freeze(c) {
+        crate::contest::freeze_begins(c)
+    } else {
+        None
+    };
+    let end = c.timing.end();
+    if let Some(o) = c.timing.opens() {
+        st.started = Some(o);
+        push(
+            Key::at(ms(o), K_STATE, 0),
+            "state",
+            None,
+            mapping::state(c, &st),
+        );
+    }
+    if let Some(f) = freeze {
+        st.frozen = Some(f);
+        push(
+            Key::at(ms(f), K_STATE, 0),
+            "state",
+            None,
+            mapping::state(c, &st),
+        );
+    }
+    if let Some(e) = end {
+        st.ended = Some(e);
+        push(
+            Key::at(ms(e), K_STATE, 0),
+            "state",
+            None,
+            mapping::state(c, &st),
+        );
+    }
+    // Submissions and judgements.
+    let end_ms = end.map_or(i64::MAX, ms);
+    let final_key = Key::at(end_ms, K_FINALIZED, 0);
+    let freeze_from = mapping::has_freeze(c).then(|| c.freeze_from()).flatten();
+    let mut blocked: Option<Key> = None;
+    let mut any_pending = false;
+    let mut entries: Vec<&BoardEntry> = i.submissions.iter().collect();
+    entries.sort_by_key(|e| (e.at, e.id));
+    for e in entries {
+        if e.status == Status::Cancelled || c.problem(&e.label).is_none() {
+            continue;
+        }
+        let start = match c.timing {
+            Timing::Fixed { start, .. } => Some(start),
+            _ => starts.get(e.user.as_str()).copied(),
+        };
+        let Some(start) = start else { continue };
+        let s = SubmissionInfo {
+            id: e.id,
+            user: e.user.clone(),
+            label: e.label.clone(),
+            language: i.language_of.get(&e.id).cloned().unwrap_or_default(),
+            at: e.at,
+            contest_time: start.duration_until(e.at).max(SignedDuration::ZERO),
+        };
+        let key = Key::at(ms(e.at), K_SUBMISSIONS, e.id);
+        push(
+            key,
+            "submissions",
+            Some(e.id.to_string()),
+            mapping::submission(&s),
+        );
+        let hidden = public
+            && match c.format {
+                Format::Icpc => freeze_from.is_some_and(|f| s.contest_time >= f),
+                Format::Oi => true,
+                Format::Ioi => false,
+            };
+        let jkey = if hidden {
+            Key {
+                t: end_ms,
+                kind: K_REVEALED,
+                id: e.id,
+                sub: 1,
+            }
+        } else {
+            Key { sub: 1, ..key }
+        };
+        match (e.status, e.verdict) {
+            (Status::Done, Some(v)) => {
+                let revealed = !hidden || c.format == Format::Oi || i.unfrozen;
+                if revealed {
+                    let data = mapping::judgement(&s, v, e.score.unwrap_or(0), c.format);
+                    push(jkey, "judgements", Some(e.id.to_string()), data);
+                }
+            }
+            _ => {
+                any_pending = true;
+                blocked = Some(blocked.map_or(jkey, |b| b.min(jkey)));
+            }
+        }
+    }
+    if any_pending {
+        blocked = Some(blocked.map_or(final_key, |b| b.min(final_key)));
+    }
+    // After the end: finalized, the revealed judgements, thawed.
+    if let Some(e) = end {
+        st.finalized = Some(e);
+        push(final_key, "state", None, mapping::state(c, &st));
+        if freeze.is_some() && i.unfrozen {
+            st.thawed = Some(e);
+            push(
+                Key::at(end_ms, K_THAWED, 0),
+                "state",
+                None,
+                mapping::state(c, &st),
+            );
+        }
+    }
+    ev.sort_by_key(|e| e.key);
+    Log {
+        events: ev,
+        blocked_at: blocked,
+    }
+}
+
+#[cfg(test)]
+#[path = "log_tests.rs"]
+mod tests;

@@ -1,0 +1,188 @@
+//! The event log's promises: tokens read back, the same records give the same log, and a
+//! new fact (a judgement, an unfreeze) only adds events at places not yet shown.
+
+use std::collections::HashMap;
+
+use jiff::Timestamp;
+
+use super::*;
+use crate::judge::Verdict;
+
+fn contest() -> Contest {
+    let text =
+        "title = \"t\"\nformat = \"icpc\"\nfreeze_minutes = 60\n[timing]\nkind = \"fixed\"\n\
+                start = 2026-03-01T09:00:00Z\nduration = \"5h\"\n\
+                [[problems]]\nlabel = \"A\"\nproblem = \"sudoku\"\n";
+    Contest::parse(std::path::Path::new("contests/t.toml"), text).unwrap()
+}
+
+fn t(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+fn entry(id: i64, user: &str, at: &str, verdict: Option<Verdict>) -> BoardEntry {
+    BoardEntry {
+        id,
+        user: user.into(),
+        label: "A".into(),
+        at: t(at),
+        status: if verdict.is_some() {
+            Status::Done
+        } else {
+            Status::Running
+        },
+        verdict,
+        score: verdict.map(|v| if v == Verdict::AC { 100 } else { 0 }),
+    }
+}
+
+fn log(subs: &[BoardEntry], unfrozen: bool, audience: Audience) -> Log {
+    let c = contest();
+    let participants: Vec<Participant> = ["alice", "bob"]
+        .iter()
+        .map(|u| Participant {
+            user: u.to_string(),
+            started_at: t("2026-03-01T09:01:00Z"),
+        })
+        .collect();
+    let languages: HashMap<i64, String> = subs.iter().map(|s| (s.id, "c".to_string())).collect();
+    build(&Inputs {
+        contest: &c,
+        problems: &[ProblemInfo {
+            label: "A".into(),
+            name: "Sudoku".into(),
+            ordinal: 1,
+            time_limit_ms: 1000,
+            tests: 3,
+        }],
+        languages: &[LanguageInfo {
+            id: "c".into(),
+            name: "C".into(),
+            extensions: vec!["c".into()],
+        }],
+        participants: &participants,
+        submissions: subs,
+        language_of: &languages,
+        unfrozen,
+        audience,
+    })
+}
+
+fn tokens(events: &[Event]) -> Vec<String> {
+    events.iter().map(|e| e.key.token()).collect()
+}
+
+#[test]
+fn tokens_read_back_and_nothing_else_does() {
+    for key in [
+        Key::at(i64::MIN, K_STATE, 0),
+        Key {
+            t: 1_772_355_600_000,
+            kind: K_SUBMISSIONS,
+            id: 42,
+            sub: 1,
+        },
+        Key::at(-5, K_TEAMS, i64::MAX),
+    ] {
+        assert_eq!(Key::parse(&key.token()), Some(key));
+    }
+    for bad in [
+        "",
+        "x",
+        "1-2-3",
+        "1-2-3-4-5",
+        "0-100-0-0",
+        "-1-0-0",
+        "0-0-0-0 ",
+        "00-0-0-0",
+    ] {
+        assert_eq!(Key::parse(bad), None, "{bad:?}");
+    }
+}
+
+#[test]
+fn a_judgement_only_adds_events_after_what_was_shown() {
+    let end = t("2026-03-01T14:30:00Z");
+    let before = [
+        entry(1, "alice", "2026-03-01T09:10:00Z", Some(Verdict::WA)),
+        entry(2, "bob", "2026-03-01T09:20:00Z", None),
+        entry(3, "alice", "2026-03-01T09:30:00Z", Some(Verdict::AC)),
+    ];
+    let l1 = log(&before, false, Audience::Admin);
+    // The same records give the same log (a restart, another node).
+    assert_eq!(
+        tokens(&l1.events),
+        tokens(&log(&before, false, Audience::Admin).events)
+    );
+    // Bob's pending submission is shown, nothing after it: alice's AC waits.
+    let shown = l1.visible(end);
+    assert_eq!(
+        shown.last().map(|e| (e.kind, e.id.clone())),
+        Some(("submissions", Some("2".into())))
+    );
+    let mut after = before.clone();
+    after[1] = entry(2, "bob", "2026-03-01T09:20:00Z", Some(Verdict::AC));
+    let l2 = log(&after, false, Audience::Admin);
+    let all = l2.visible(end);
+    assert_eq!(
+        tokens(&all[..shown.len()]),
+        tokens(shown),
+        "what was shown stays in place"
+    );
+    let last = shown.last().map(|e| e.key);
+    let rest: Vec<(&str, Option<String>)> = l2
+        .since(end, last)
+        .iter()
+        .map(|e| (e.kind, e.id.clone()))
+        .take(3)
+        .collect();
+    assert_eq!(
+        rest,
+        vec![
+            ("judgements", Some("2".into())),
+            ("submissions", Some("3".into())),
+            ("judgements", Some("3".into())),
+        ]
+    );
+    // Nothing later than GRACE before now is shown.
+    assert!(l2
+        .visible(t("2026-03-01T09:30:04Z"))
+        .iter()
+        .all(|e| e.key.t < t("2026-03-01T09:30:00Z").as_millisecond()));
+}
+
+#[test]
+fn the_public_gets_frozen_judgements_after_the_finalized_state_once_unfrozen() {
+    let subs = [
+        entry(1, "alice", "2026-03-01T10:00:00Z", Some(Verdict::AC)),
+        entry(2, "bob", "2026-03-01T13:10:00Z", Some(Verdict::AC)),
+    ];
+    let after_end = t("2026-03-01T15:00:00Z");
+    let frozen = log(&subs, false, Audience::Public);
+    let shown = frozen.visible(after_end);
+    let judged: Vec<_> = shown.iter().filter(|e| e.kind == "judgements").collect();
+    assert_eq!(judged.len(), 1, "bob's in-freeze AC is hidden");
+    assert_eq!(
+        shown.last().map(|e| e.data["finalized"].is_string()),
+        Some(true)
+    );
+    let thawed = log(&subs, true, Audience::Public);
+    let rest: Vec<_> = thawed
+        .since(after_end, shown.last().map(|e| e.key))
+        .to_vec();
+    assert_eq!(rest.len(), 2, "{rest:?}");
+    assert_eq!(
+        (rest[0].kind, rest[0].id.as_deref()),
+        ("judgements", Some("2"))
+    );
+    assert!(rest[1].data["thawed"].is_string());
+    // The jury's log has it in place all along.
+    let jury = log(&subs, false, Audience::Admin);
+    assert_eq!(
+        jury.visible(after_end)
+            .iter()
+            .filter(|e| e.kind == "judgements")
+            .count(),
+        2
+    );
+}
