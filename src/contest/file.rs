@@ -99,6 +99,8 @@ pub struct Contest {
     pub freeze: SignedDuration,
     /// The per-user submission rate, if limited.
     pub rate: Option<Rate>,
+    /// Anonymous spectators may read the board (the contestants' view, frozen included).
+    pub public_board: bool,
     /// The file it was read from.
     pub path: PathBuf,
 }
@@ -115,6 +117,8 @@ struct RawContest {
     participants: Option<toml::Value>,
     #[serde(default)]
     rate: Option<RawRate>,
+    #[serde(default)]
+    public_board: bool,
     #[serde(default)]
     problems: Vec<RawProblem>,
 }
@@ -201,6 +205,7 @@ impl Contest {
             participants,
             freeze,
             rate,
+            public_board: raw.public_board,
             path: file,
         })
     }

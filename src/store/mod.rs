@@ -17,10 +17,12 @@
 //!   `postgres_queue.rs`, `postgres_accounts.rs`, `postgres_contests.rs` and
 //!   `postgres_nodes.rs`; `contest_rows.rs` decodes the contest rows of both stores.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
+//! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
 pub mod accounts;
 pub mod any;
+pub mod balloons;
 mod contest_rows;
 pub mod contests;
 pub mod lease;
@@ -46,6 +48,7 @@ use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 pub use any::Store;
+pub use balloons::BalloonStore;
 pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
     ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,

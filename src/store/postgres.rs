@@ -142,6 +142,7 @@ impl PgStore {
              WHERE ($1::text IS NULL OR s.problem = $1) AND ($2::bigint IS NULL OR s.id < $2)
                AND ($4::bigint IS NULL OR s.user_id = $4) AND ($5::text IS NULL OR u.name = $5)
                AND ($6::text IS NULL OR s.verdict = $6)
+               AND ($7::text IS NULL OR s.contest = $7)
              ORDER BY s.id DESC LIMIT $3",
         )
         .bind(filter.problem.as_deref())
@@ -150,6 +151,7 @@ impl PgStore {
         .bind(owner)
         .bind(filter.user.as_deref())
         .bind(filter.verdict.map(|v| v.as_str()))
+        .bind(filter.contest.as_deref())
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter().map(to_submission).collect()

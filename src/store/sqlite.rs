@@ -217,7 +217,7 @@ impl SqliteStore {
              FROM submissions s LEFT JOIN users u ON u.id = s.user_id
              WHERE (?1 IS NULL OR s.problem = ?1) AND (?2 IS NULL OR s.id < ?2)
                AND (?4 IS NULL OR s.user_id = ?4) AND (?5 IS NULL OR u.name = ?5)
-               AND (?6 IS NULL OR s.verdict = ?6)
+               AND (?6 IS NULL OR s.verdict = ?6) AND (?7 IS NULL OR s.contest = ?7)
              ORDER BY s.id DESC LIMIT ?3",
         )
         .bind(filter.problem.as_deref())
@@ -226,6 +226,7 @@ impl SqliteStore {
         .bind(owner)
         .bind(filter.user.as_deref())
         .bind(filter.verdict.map(|v| v.as_str()))
+        .bind(filter.contest.as_deref())
         .fetch_all(&self.reader)
         .await?;
         rows.into_iter().map(to_submission).collect()

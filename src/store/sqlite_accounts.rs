@@ -99,6 +99,24 @@ impl AccountStore for SqliteStore {
         Ok(id.is_some())
     }
 
+    async fn set_password(&self, name: &UserName, password_hash: &str) -> Result<bool, StoreError> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let id: Option<i64> =
+            sqlx::query_scalar("UPDATE users SET password_hash = ? WHERE name = ? RETURNING id")
+                .bind(password_hash)
+                .bind(name.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        if let Some(id) = id {
+            sqlx::query("DELETE FROM tokens WHERE user_id = ?")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(id.is_some())
+    }
+
     async fn add_token(
         &self,
         user_id: i64,
@@ -297,6 +315,21 @@ mod tests {
         );
         assert!(!s
             .set_disabled(&UserName::parse("zed").unwrap(), true)
+            .await
+            .unwrap());
+        let fresh = Token::generate();
+        s.add_token(ids[1], &fresh.hash(), TokenKind::Api, None)
+            .await
+            .unwrap();
+        assert!(s.set_password(&bob, "$argon2id$new").await.unwrap());
+        assert!(
+            s.token_user(&fresh.hash()).await.unwrap().is_none(),
+            "a new password revokes"
+        );
+        let stored = s.credentials(&bob).await.unwrap().unwrap();
+        assert_eq!(stored.password_hash, "$argon2id$new");
+        assert!(!s
+            .set_password(&UserName::parse("zed").unwrap(), "$argon2id$x")
             .await
             .unwrap());
 

@@ -13,5 +13,6 @@ mod compile_cache;
 mod grade_cli;
 mod grade_hostile;
 mod judge_cli;
+mod password_cli;
 mod standalone;
 mod verify_submissions;
