@@ -64,9 +64,13 @@ pub fn parse(mut input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterErro
             line: 1,
             message: e.to_string(),
         })?;
-    // The file's line of a record: the reader skips blank lines without counting them.
+    // The file's line of a record: the reader counts no blank line, and a record's position
+    // is where the reader started it, before the blank lines it skipped.
     let line_at = |byte: u64| {
-        let end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while bytes.get(end).is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            end += 1;
+        }
         bytes[..end].iter().filter(|b| **b == b'\n').count() as u64 + 1
     };
     let mut reader = csv::ReaderBuilder::new()
