@@ -300,6 +300,21 @@ pub fn read_contest(caller: &Caller) -> Decision {
     signed_in(caller)
 }
 
+/// The list of contests (titles, formats, times: what the front page shows): anyone, as
+/// DOMjudge's and CMS's front pages show them before sign-in.
+pub fn list_contests(_caller: &Caller) -> Decision {
+    Decision::Allow
+}
+
+/// Reading a contest's board: anyone signed in; anonymous spectators too when the contest's
+/// file says `public_board = true` (they get the contestants' board, frozen included).
+pub fn read_scoreboard(caller: &Caller, public_board: bool) -> Decision {
+    match caller {
+        Caller::Anonymous if public_board => Decision::Allow,
+        other => read_contest(other),
+    }
+}
+
 /// Which board a caller sees: admins and the open mode's host the whole one.
 pub fn contest_audience(caller: &Caller) -> Audience {
     if jury(caller) {

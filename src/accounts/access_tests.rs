@@ -156,6 +156,14 @@ fn contest_rules_give_each_refusal_its_reason() {
     assert_eq!(contest_jury(&Caller::Anonymous), Decision::Unauthenticated);
     assert_eq!(contest_audience(&alice), Audience::Public);
     assert_eq!(contest_audience(&Caller::Open), Audience::Admin);
+    assert_eq!(contest_audience(&Caller::Anonymous), Audience::Public);
+    assert_eq!(
+        read_scoreboard(&Caller::Anonymous, false),
+        Decision::Unauthenticated
+    );
+    assert_eq!(read_scoreboard(&Caller::Anonymous, true), Decision::Allow);
+    assert_eq!(read_scoreboard(&alice, false), Decision::Allow);
+    assert_eq!(list_contests(&Caller::Anonymous), Decision::Allow);
     assert!(contest_results_hidden(&alice, Format::Oi, false));
     assert!(!contest_results_hidden(&alice, Format::Oi, true));
     assert!(!contest_results_hidden(&admin, Format::Oi, false));

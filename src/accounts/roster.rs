@@ -56,20 +56,39 @@ pub enum RosterError {
 }
 
 /// The rows of a roster read from `input`; every bad row is reported (see the module).
-pub fn parse(input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterError> {
+pub fn parse(mut input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterError> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .map_err(|e| RosterError::Csv {
+            line: 1,
+            message: e.to_string(),
+        })?;
+    // The file's line of a record: the reader counts no blank line, and a record's position
+    // is where the reader started it, before the blank lines it skipped.
+    let line_at = |byte: u64| {
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while bytes.get(end).is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            end += 1;
+        }
+        bytes[..end].iter().filter(|b| **b == b'\n').count() as u64 + 1
+    };
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(input);
+        .from_reader(bytes.as_slice());
     let mut rows = Vec::new();
     let mut errors = Vec::new();
+    let mut first_line: std::collections::HashMap<UserName, u64> = Default::default();
     for (i, record) in reader.records().enumerate() {
-        let line = i as u64 + 1;
         let record = record.map_err(|e| RosterError::Csv {
-            line: e.position().map_or(line, |p| p.line()),
+            line: e.position().map_or(i as u64 + 1, |p| p.line()),
             message: e.to_string(),
         })?;
+        let line = record
+            .position()
+            .map_or(i as u64 + 1, |p| line_at(p.byte()));
         let name = record.get(0).unwrap_or("");
         if record.iter().all(str::is_empty) {
             continue;
@@ -81,7 +100,16 @@ pub fn parse(input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterError> {
             .map_err(AccountError::from)
             .and_then(|n| Ok((n, display_name(record.get(1))?)));
         match parsed {
-            Ok((name, display_name)) => rows.push(RosterRow { name, display_name }),
+            Ok((name, display_name)) => match first_line.get(&name) {
+                Some(first) => errors.push(format!(
+                    "line {line}: user {:?} is given twice (first on line {first})",
+                    name.as_str()
+                )),
+                None => {
+                    first_line.insert(name.clone(), line);
+                    rows.push(RosterRow { name, display_name });
+                }
+            },
             Err(e) => errors.push(format!("line {line}: {e}")),
         }
     }
@@ -137,6 +165,12 @@ mod tests {
         let text = err.to_string();
         assert!(text.contains("line 2") && text.contains("line 3"), "{text}");
         assert!(matches!(parse("\n\n".as_bytes()), Err(RosterError::Empty)));
+        let err = parse("name\nzed,Z\nann,A\n\nzed,Again\n".as_bytes()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("line 5: user \"zed\" is given twice (first on line 2)"),
+            "{err}"
+        );
         assert!(display_name(Some(&"x".repeat(101))).is_err());
         assert_eq!(display_name(None).unwrap(), "");
     }

@@ -1,4 +1,4 @@
-//! `sudojudge user add|import|list|disable|enable|token`: accounts, on the same database as
+//! `sudojudge user add|import|list|disable|enable|password|token`: accounts, on the same database as
 //! `serve` (and while it runs: SQLite WAL; the daemon's lock file is not taken).
 
 use std::io::{BufRead, Write};
@@ -62,6 +62,15 @@ pub enum Action {
         /// User name.
         name: String,
     },
+    /// Give a user a new password (printed once, unless --password-stdin); every session and
+    /// token of theirs stops working at once.
+    Password {
+        /// User name.
+        name: String,
+        /// Read the password from the first line of stdin instead of generating one.
+        #[arg(long)]
+        password_stdin: bool,
+    },
     /// Print a new API token for a user (shown once; lasts until revoked).
     Token {
         /// User name.
@@ -95,6 +104,10 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             Action::List { json } => list(&store, json).await,
             Action::Disable { name } => set_disabled(&store, &name, true).await,
             Action::Enable { name } => set_disabled(&store, &name, false).await,
+            Action::Password {
+                name,
+                password_stdin,
+            } => set_password(&store, &name, password_stdin).await,
             Action::Token { name } => token(&store, &name).await,
         }
     })?;
@@ -123,18 +136,7 @@ async fn add(
 ) -> anyhow::Result<()> {
     let name = UserName::parse(name)?;
     let display_name = display_name(display)?;
-    let (password, generated) = if password_stdin {
-        let mut line = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .context("reading the password from stdin")?;
-        let line = line.trim_end_matches(['\n', '\r']).to_string();
-        password::check_strength(&line)?;
-        (line, false)
-    } else {
-        (password::generate(), true)
-    };
+    let (password, generated) = new_password(password_stdin)?;
     let role = if admin { Role::Admin } else { Role::Contestant };
     let password_hash = password::hash(&password)?;
     store
@@ -147,6 +149,36 @@ async fn add(
         .await
         .map_err(duplicate_or)?;
     eprintln!("created {} {name}", role.as_str());
+    if generated {
+        // The only time this password is shown.
+        println!("{password}");
+    }
+    Ok(())
+}
+
+/// A password read from stdin's first line (checked) or generated; whether it was generated.
+fn new_password(from_stdin: bool) -> anyhow::Result<(String, bool)> {
+    if !from_stdin {
+        return Ok((password::generate(), true));
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("reading the password from stdin")?;
+    let line = line.trim_end_matches(['\n', '\r']).to_string();
+    password::check_strength(&line)?;
+    Ok((line, false))
+}
+
+async fn set_password(store: &Store, name: &str, password_stdin: bool) -> anyhow::Result<()> {
+    let name = UserName::parse(name)?;
+    let (password, generated) = new_password(password_stdin)?;
+    let hash = password::hash(&password)?;
+    if !store.set_password(&name, &hash).await? {
+        bail!("no user {name}; nothing was changed");
+    }
+    eprintln!("new password for {name} (every session and token of theirs is revoked)");
     if generated {
         // The only time this password is shown.
         println!("{password}");

@@ -102,6 +102,8 @@ pub struct Contest {
     /// The languages contestants may use (ids or aliases of the language table); `None`:
     /// every language (the rule is [`super::languages::check`]).
     pub languages: Option<Vec<String>>,
+    /// Anonymous spectators may read the board (the contestants' view, frozen included).
+    pub public_board: bool,
     /// The file it was read from.
     pub path: PathBuf,
 }
@@ -118,6 +120,8 @@ struct RawContest {
     participants: Option<toml::Value>,
     #[serde(default)]
     rate: Option<RawRate>,
+    #[serde(default)]
+    public_board: bool,
     #[serde(default)]
     problems: Vec<RawProblem>,
     #[serde(default)]
@@ -208,6 +212,7 @@ impl Contest {
             participants,
             freeze,
             rate,
+            public_board: raw.public_board,
             path: file,
         })
     }

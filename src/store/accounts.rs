@@ -95,6 +95,14 @@ pub trait AccountStore: Send + Sync + 'static {
         disabled: bool,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
+    /// Replaces a user's password hash and revokes every token of theirs (a password change
+    /// ends every session); `false` when there is no such user.
+    fn set_password(
+        &self,
+        name: &UserName,
+        password_hash: &str,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
     /// Stores a token's hash for a user; `expires_in` `None` never expires.
     fn add_token(
         &self,

@@ -208,6 +208,10 @@ impl AccountStore for Store {
         each!(self, s => s.set_disabled(name, disabled).await)
     }
 
+    async fn set_password(&self, name: &UserName, password_hash: &str) -> Result<bool, StoreError> {
+        each!(self, s => s.set_password(name, password_hash).await)
+    }
+
     async fn add_token(
         &self,
         user_id: i64,

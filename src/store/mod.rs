@@ -24,10 +24,12 @@
 //! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
+//! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
 pub mod accounts;
 pub mod any;
+pub mod balloons;
 mod contest_languages;
 mod contest_rows;
 pub mod contests;
@@ -48,6 +50,7 @@ use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 pub use any::Store;
+pub use balloons::BalloonStore;
 pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
     ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,

@@ -154,6 +154,8 @@ pub struct ListFilter {
     pub user: Option<String>,
     /// Only this verdict.
     pub verdict: Option<Verdict>,
+    /// Only submissions to this contest.
+    pub contest: Option<String>,
 }
 
 /// The bounds a new submission is stored under (checked in the insert's transaction).

@@ -111,6 +111,7 @@ where
         .bind(owner)
         .bind(filter.user.as_deref())
         .bind(filter.verdict.map(|v| v.as_str()))
+        .bind(filter.contest.as_deref())
         .bind(i64::from(limit))
 }
 

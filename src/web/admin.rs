@@ -1,5 +1,5 @@
 //! `/admin`: the queue, contests (results CSV, questions waiting for an answer), users (add,
-//! import a roster, disable, enable, cancel their queued submissions), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
+//! import a roster, disable, enable, reset a password, cancel their queued submissions), and links to the submissions with filters. Everything here asks [`access::administer`]; users are made with
 //! the same code as `sudojudge user add|import` ([`roster`], stored through [`users`]).
 
 use askama::Template;
@@ -250,7 +250,8 @@ pub async fn import(
 }
 
 /// Disables (`disable`) or enables (`enable`) a user (disabling revokes every token at
-/// once), or cancels their queued submissions (`cancel`).
+/// once), cancels their queued submissions (`cancel`), or gives them a new password shown
+/// once (`password`, ending their sessions).
 pub async fn set_state(
     State(state): State<AppState>,
     Visitor { caller, nav }: Visitor,
@@ -260,6 +261,27 @@ pub async fn set_state(
     let disabled = match action.as_str() {
         "disable" => true,
         "enable" => false,
+        "password" => {
+            // A new generated password, shown once; their sessions end (the CLI's rule).
+            let password = users::reset_password(&state, &caller, &name)
+                .await
+                .map_err(|e| WebError::api(&nav, e))?;
+            let display = users::with_queued(&state, &caller)
+                .await
+                .map_err(|e| WebError::api(&nav, e))?
+                .into_iter()
+                .find(|u| u.user.name.as_str() == name)
+                .map(|u| u.user.display_name)
+                .unwrap_or_default();
+            let outcome = Outcome {
+                notice: Some(format!(
+                    "new password for {name}: every session of theirs has ended"
+                )),
+                created: vec![(name, display, password)],
+                ..Outcome::default()
+            };
+            return page(&state, &caller, nav, outcome).await;
+        }
         "cancel" => {
             // Every queued submission of theirs: the API's service.
             let done = cancel_queued(&state, &caller, &name)

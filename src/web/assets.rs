@@ -25,3 +25,14 @@ pub async fn script() -> impl IntoResponse {
         include_str!("static/app.js"),
     )
 }
+
+/// `GET /static/print.css`: the scoreboard on paper (`media="print"`).
+pub async fn print_style() -> impl IntoResponse {
+    (
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        include_str!("static/print.css"),
+    )
+}

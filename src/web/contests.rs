@@ -17,6 +17,7 @@ use crate::server::services::contests::outside;
 use crate::server::services::contests::view::{self, db_time, ContestView};
 use crate::server::{ApiError, AppState};
 
+use super::clock::ClockBar;
 use super::page::{fmt, render, see_other, Nav, Visitor, WebError, WebResult};
 use super::problems::{submit_source, ContestCrumb, ProblemPage, Target};
 
@@ -388,8 +389,11 @@ async fn problem_page(
     let mut closed = (!v.you.may_submit).then(|| match v.you.phase {
         "over" => "The contest is over for you: submitting is closed.".to_string(),
         "ready" => "Start your timer on the contest's page to submit.".to_string(),
-        _ if !v.you.participant => "You are not a participant of this contest.".to_string(),
-        _ => "Submitting is not open to you now.".to_string(),
+        _ => match v.you.submit_refusal {
+            // The API's own reason (in open mode: contests need accounts).
+            Some(why) => format!("You cannot submit here: {why}."),
+            None => "Submitting is not open to you now.".to_string(),
+        },
     });
     if closed.is_none() {
         // Another contest holding the problem for the caller (the same rule as the submit).
@@ -403,6 +407,7 @@ async fn problem_page(
         id: id.to_string(),
         title: v.summary.title.clone(),
         label: label.to_string(),
+        clock: ClockBar::of(state, caller, id).await,
     };
     let action = format!("/contests/{id}/problems/{label}/submit");
     Ok(ProblemPage::new(state, nav, p, Some(crumb), action, closed))

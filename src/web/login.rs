@@ -1,4 +1,4 @@
-//! `GET /login`, `POST /login` (the session cookie), `POST /logout`, and `/`.
+//! `GET /login`, `POST /login` (the session cookie), `POST /logout`.
 
 use askama::Template;
 use axum::extract::{Query, State};
@@ -32,11 +32,6 @@ pub struct Next {
 fn local_or_home(next: Option<String>) -> String {
     next.filter(|n| is_local_path(n))
         .unwrap_or_else(|| "/".into())
-}
-
-/// `/`: the contests (the place to start).
-pub async fn home() -> Response {
-    see_other("/contests")
 }
 
 /// The sign-in form.

@@ -10,14 +10,22 @@
 //! - [`markdown`]: statements to HTML, raw HTML shown as text.
 //! - [`upload`]: the submit form (paste or upload, language guessed), bounded.
 //! - [`login`]: sign in and out.
+//! - [`home`]: the front page (`/`): contests running, upcoming and past, for anyone.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
 //! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
+//! - [`balloons`]: the jury's balloon list with its "delivered" marks.
+//! - [`clock`]: the contest clock bar at the top of the contest pages.
+//! - [`contest_submissions`]: a contest's submissions (own; the jury's all, filtered).
 //! - [`contests`], [`scoreboard`]: the contest pages over the contest services
 //!   (`server::services::contests`), the same functions the JSON API calls.
 
 pub mod admin;
 pub mod assets;
+pub mod balloons;
+pub mod clock;
+pub mod contest_submissions;
 pub mod contests;
+pub mod home;
 pub mod login;
 pub mod markdown;
 pub mod page;
@@ -35,9 +43,10 @@ use crate::server::AppState;
 /// Every page's route; the daemon serves them beside the API (`server::app`).
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/", get(login::home))
+        .route("/", get(home::show))
         .route("/static/style.css", get(assets::style))
         .route("/static/app.js", get(assets::script))
+        .route("/static/print.css", get(assets::print_style))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
         .route("/contests", get(contests::list))
@@ -55,6 +64,12 @@ pub fn routes() -> Router<AppState> {
             post(contests::submit),
         )
         .route("/contests/{id}/scoreboard", get(scoreboard::show))
+        .route("/contests/{id}/balloons", get(balloons::show))
+        .route(
+            "/contests/{id}/balloons/{user}/{label}",
+            post(balloons::mark),
+        )
+        .route("/contests/{id}/submissions", get(contest_submissions::list))
         .route("/problems", get(problems::list))
         .route("/problems/{id}", get(problems::show))
         .route("/problems/{id}/submit", post(problems::submit))

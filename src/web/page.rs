@@ -260,6 +260,12 @@ pub mod fmt {
         }
     }
 
+    /// `h:mm:ss` of a number of seconds (a clock's text before the script ticks it).
+    pub fn hms(secs: i64) -> String {
+        let s = secs.max(0);
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    }
+
     /// An ISO 8601 UTC time as `2026-11-23 16:42:01`.
     pub fn when(iso: &str) -> String {
         iso.replace('T', " ")
@@ -291,6 +297,7 @@ mod tests {
         assert_eq!(fmt::millis(1500), "1.5 s");
         assert_eq!(fmt::millis(42), "42 ms");
         assert_eq!(fmt::kib(65536), "64.0 MiB");
+        assert_eq!(fmt::hms(3725), "1:02:05");
         assert_eq!(fmt::when("2026-11-23T16:42:01.123Z"), "2026-11-23 16:42:01");
     }
 }

@@ -67,6 +67,8 @@ pub struct ContestCrumb {
     pub title: String,
     /// The problem's label in it.
     pub label: String,
+    /// The contest's clock for the caller.
+    pub clock: Option<super::clock::ClockBar>,
 }
 
 #[derive(Template)]

@@ -10,6 +10,7 @@ use crate::contest::{Cell, CellState, Format};
 use crate::server::services::contests::board::{cell_text, scoreboard};
 use crate::server::{ApiError, AppState};
 
+use super::clock::ClockBar;
 use super::page::{render, Nav, Visitor, WebError, WebResult};
 
 struct CellView {
@@ -20,7 +21,10 @@ struct CellView {
 
 struct RowView {
     rank: u32,
+    /// The display name (else the login name).
     user: String,
+    /// The login name, when a display name is shown instead.
+    login: String,
     solved: u32,
     penalty: i64,
     score: u32,
@@ -38,9 +42,29 @@ struct BoardPage {
     icpc: bool,
     frozen: bool,
     hidden: bool,
-    version: u64,
     labels: Vec<String>,
     rows: Vec<RowView>,
+    /// Per problem: contestants who solved it (ioi/oi: full score), and who tried it.
+    totals: Vec<(usize, usize)>,
+    /// Any frozen cell on the board (the legend's lilac swatch).
+    any_frozen: bool,
+    clock: Option<ClockBar>,
+}
+
+/// Per problem: how many rows solved it (icpc: solved; ioi/oi: a full score) and how many
+/// tried it (any submission counted, pending or judged).
+fn totals(b: &crate::contest::Scoreboard) -> Vec<(usize, usize)> {
+    (0..b.problems.len())
+        .map(|i| {
+            let cells = b.rows.iter().filter_map(|r| r.cells.get(i));
+            cells.fold((0, 0), |(solved, tried), c| {
+                let done = c.state == CellState::Solved
+                    || (c.state == CellState::Scored && c.score == Some(100));
+                let any = c.state != CellState::Empty;
+                (solved + usize::from(done), tried + usize::from(any))
+            })
+        })
+        .collect()
 }
 
 /// The CSS class and hover text of a cell.
@@ -86,7 +110,14 @@ pub async fn show(
         Caller::User(u) => Some(u.name.to_string()),
         _ => None,
     };
+    let clock = ClockBar::of(&state, &caller, &id).await;
     Ok(render(&BoardPage {
+        totals: totals(b),
+        any_frozen: b.frozen
+            && b.rows
+                .iter()
+                .any(|r| r.cells.iter().any(|c| c.state == CellState::Pending)),
+        clock,
         title: state
             .contests
             .get(&id)
@@ -96,7 +127,6 @@ pub async fn show(
         icpc: b.format == Format::Icpc,
         frozen: b.frozen,
         hidden: b.hidden,
-        version: board.view.version,
         labels: b.problems.iter().map(|l| l.to_string()).collect(),
         rows: b
             .rows
@@ -104,7 +134,12 @@ pub async fn show(
             .map(|r| RowView {
                 rank: r.rank,
                 me: me.as_deref() == Some(r.user.as_str()),
-                user: r.user.clone(),
+                user: board.view.shown_name(&r.user).to_string(),
+                login: if board.view.display_names.contains_key(&r.user) {
+                    r.user.clone()
+                } else {
+                    String::new()
+                },
                 solved: r.solved,
                 penalty: r.penalty,
                 score: r.score,

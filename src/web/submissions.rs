@@ -41,6 +41,8 @@ pub struct Row {
     pub problem: String,
     /// The contest and the problem's label in it (`practice D`), or empty.
     pub contest: String,
+    /// The problem's label in its contest, or empty.
+    pub label: String,
     /// Language id.
     pub language: String,
     /// Verdict, or the status while judging.
@@ -74,6 +76,7 @@ impl Row {
                 (Some(c), None) => c.clone(),
                 _ => String::new(),
             },
+            label: s.label.clone().unwrap_or_default(),
             language: s.language.clone(),
             result,
             class,
@@ -107,6 +110,7 @@ struct ListPage {
     rows: Vec<Row>,
     pending: bool,
     older: Option<String>,
+    clocks: Vec<super::clock::ClockBar>,
 }
 
 /// The submissions the caller may list, newest first.
@@ -136,6 +140,7 @@ pub async fn list(
         problem: Some(filter.problem.clone()).filter(|p| !p.is_empty()),
         user: Some(filter.user.clone()).filter(|u| all && !u.is_empty()),
         verdict,
+        contest: None,
     };
     let found =
         submissions::list_filtered(&state, &caller, owner, &wanted, PAGE_ROWS, filter.before)
@@ -155,7 +160,9 @@ pub async fn list(
             .unwrap_or_default();
             format!("/submissions?{q}")
         });
+    let clocks = super::clock::ClockBar::running(&state, &caller).await;
     Ok(render(&ListPage {
+        clocks,
         nav,
         all,
         pending: rows.iter().any(|r| r.class == "pending"),
@@ -209,6 +216,10 @@ struct DetailPage {
     compile_log: Option<String>,
     source: String,
     truncated: bool,
+    /// The contest's id and title (linked), when submitted to one.
+    contest: Option<(String, String)>,
+    /// The language's name as the config gives it (`C (gcc, C17)`), else its id.
+    language_name: String,
 }
 
 fn no_submission(id: &str) -> String {
@@ -294,7 +305,21 @@ pub async fn show(
         .as_ref()
         .filter(|c| !c.log.trim().is_empty())
         .map(|c| clip(&c.log, SHOWN_LOG_BYTES).0);
+    let contest = s.contest.as_ref().map(|c| {
+        let title = state
+            .contests
+            .get(c)
+            .map_or(c.as_str(), |k| k.title.as_str());
+        (c.clone(), title.to_string())
+    });
+    let language_name = state
+        .language_table
+        .iter()
+        .find(|l| l.id == s.language)
+        .map_or_else(|| s.language.clone(), |l| l.name.clone());
     Ok(render(&DetailPage {
+        contest,
+        language_name,
         can_rejudge: access::rejudge(&caller, s.owner) == crate::accounts::Decision::Allow,
         problem_href: match (&s.contest, &s.label) {
             (Some(c), Some(l)) => Some(format!("/contests/{c}/problems/{l}")),

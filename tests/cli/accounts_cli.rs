@@ -33,7 +33,8 @@ async fn roster_import_round_trip() {
     std::fs::write(&roster, "ann,Ann Lee\nann,Again\n").unwrap();
     let out = user_cmd(&config, &db, &["import", roster.to_str().unwrap()], "");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("\"ann\" already exists"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("line 2: user \"ann\" is given twice (first on line 1)"));
     let list = user_cmd(&config, &db, &["list", "--json"], "");
     assert_eq!(
         serde_json::from_slice::<Value>(&list.stdout).unwrap(),

@@ -17,5 +17,6 @@ mod grade_cli;
 mod grade_hostile;
 mod judge_cli;
 mod kattis_verify;
+mod password_cli;
 mod standalone;
 mod verify_submissions;

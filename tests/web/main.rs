@@ -7,6 +7,12 @@
 #[path = "../fixtures/mod.rs"]
 mod fixtures;
 
+mod web_balloons;
 mod web_browser;
+mod web_clocks;
+mod web_contest_day;
+mod web_contest_submissions;
+mod web_front;
+mod web_jury;
 mod web_load;
 mod web_pages;

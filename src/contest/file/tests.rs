@@ -55,6 +55,20 @@ fn a_full_file_parses_into_typed_fields() {
     );
     assert_eq!(c.problem("sudoku").map(|p| p.label.as_str()), Some("A"));
     assert!(c.problem("C").is_none());
+    assert!(
+        !c.public_board,
+        "the board is for signed-in callers unless the file says"
+    );
+    let public = parse(&FIXED.replace(
+        "format = \"icpc\"",
+        "format = \"icpc\"\npublic_board = true",
+    ));
+    assert!(public.unwrap().public_board);
+    assert!(error(&FIXED.replace(
+        "format = \"icpc\"",
+        "format = \"icpc\"\npublic_board = \"yes\""
+    ))
+    .contains("public_board"));
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::accounts::{access, Caller, UserName};
+use crate::accounts::{access, password, Caller, UserName};
 use crate::store::SubmissionReads;
 use crate::store::{AccountStore, Queue, StoreError};
 
@@ -97,4 +97,25 @@ pub async fn set_disabled(
 ) -> ApiResult<bool> {
     allow(access::administer(caller), String::new)?;
     Ok(state.store.set_disabled(name, disabled).await?)
+}
+
+/// Gives user `name` a new generated password (admins) and ends every session and token of
+/// theirs, as a password change should; the password is returned to be shown once. A
+/// missing user is 404.
+pub async fn reset_password(state: &AppState, caller: &Caller, name: &str) -> ApiResult<String> {
+    allow(access::administer(caller), String::new)?;
+    let missing = || ApiError::NotFound(format!("no user {name:?}"));
+    let user = UserName::parse(name).map_err(|_| missing())?;
+    let password = password::generate();
+    let clear = password.clone();
+    // argon2id is slow on purpose: off the async threads.
+    let hash = tokio::task::spawn_blocking(move || password::hash(&clear))
+        .await
+        .map_err(|e| ApiError::Internal(format!("password hashing failed: {e}")))?
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    if !state.store.set_password(&user, &hash).await? {
+        return Err(missing());
+    }
+    tracing::info!(user = name, "password reset; every token of theirs revoked");
+    Ok(password)
 }

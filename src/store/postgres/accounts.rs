@@ -96,6 +96,24 @@ impl AccountStore for PgStore {
         Ok(id.is_some())
     }
 
+    async fn set_password(&self, name: &UserName, password_hash: &str) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let id: Option<i64> =
+            sqlx::query_scalar("UPDATE users SET password_hash = $1 WHERE name = $2 RETURNING id")
+                .bind(password_hash)
+                .bind(name.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+        if let Some(id) = id {
+            sqlx::query("DELETE FROM tokens WHERE user_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(id.is_some())
+    }
+
     async fn add_token(
         &self,
         user_id: i64,

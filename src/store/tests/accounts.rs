@@ -117,6 +117,21 @@ async fn users_tokens_and_owners(b: &Backend) {
         .set_disabled(&UserName::parse("zed").unwrap(), true)
         .await
         .unwrap());
+    let fresh = Token::generate();
+    s.add_token(ids[1], &fresh.hash(), TokenKind::Api, None)
+        .await
+        .unwrap();
+    assert!(s.set_password(&bob, "$argon2id$new").await.unwrap());
+    assert!(
+        s.token_user(&fresh.hash()).await.unwrap().is_none(),
+        "a new password revokes"
+    );
+    let stored = s.credentials(&bob).await.unwrap().unwrap();
+    assert_eq!(stored.password_hash, "$argon2id$new");
+    assert!(!s
+        .set_password(&UserName::parse("zed").unwrap(), "$argon2id$x")
+        .await
+        .unwrap());
 
     let open = s.enqueue(sub()).await.unwrap();
     let owned = s

@@ -116,6 +116,33 @@ async fn the_rate_counts_stored_submissions_and_survives_a_restart(b: &Backend) 
     // The refused one was not stored: three of alice's, one of bob's.
     let board = s.board_data("spring").await.unwrap();
     assert_eq!(board.submissions.len(), 4);
+    // A contest's submissions list: only its own, never a plain one; newest first.
+    s.enqueue(new(alice, "A", 0, None).submission)
+        .await
+        .unwrap();
+    let of = |contest: &str| ListFilter {
+        contest: Some(contest.into()),
+        ..ListFilter::default()
+    };
+    let listed = s
+        .list_filtered(None, &of("spring"), 10, None)
+        .await
+        .unwrap();
+    assert_eq!(listed.len(), 4);
+    assert!(listed.windows(2).all(|w| w[0].id > w[1].id));
+    assert!(listed
+        .iter()
+        .all(|x| x.contest.as_deref() == Some("spring")));
+    let mine = s
+        .list_filtered(Some(bob), &of("spring"), 10, None)
+        .await
+        .unwrap();
+    assert_eq!(mine.len(), 1);
+    assert!(s
+        .list_filtered(None, &of("autumn"), 10, None)
+        .await
+        .unwrap()
+        .is_empty());
     // The first submission registered each of them, from its instant.
     let mut participants = board.participants.clone();
     participants.sort_by(|a, b| a.user.cmp(&b.user));

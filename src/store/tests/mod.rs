@@ -3,6 +3,7 @@
 
 mod accounts;
 mod backends;
+mod balloons;
 mod contests;
 mod data;
 mod fair;

@@ -11,20 +11,24 @@
     var ext = (file.files[0] ? file.files[0].name.split('.').pop() : '').toLowerCase();
     Array.prototype.forEach.call(lang.options, function (o) { if ((o.dataset.ext || '').split(' ').indexOf(ext) >= 0) lang.value = o.value; });
   };
-  document.querySelectorAll('[data-countdown]').forEach(function (el) {
-    var end = Date.now() + 1000 * +el.dataset.countdown;
-    (function tick() {
-      var s = Math.max(0, Math.round((end - Date.now()) / 1000));
-      el.textContent = Math.floor(s / 3600) + ':' + ('0' + Math.floor(s / 60) % 60).slice(-2) + ':' + ('0' + s % 60).slice(-2);
-      if (s > 0) setTimeout(tick, 1000);
-    })();
-  });
+  function clocks(root) {
+    root.querySelectorAll('[data-countdown]').forEach(function (el) {
+      var end = Date.now() + 1000 * +el.dataset.countdown;
+      (function tick() {
+        if (!el.isConnected) return;
+        var s = Math.max(0, Math.round((end - Date.now()) / 1000));
+        el.textContent = Math.floor(s / 3600) + ':' + ('0' + Math.floor(s / 60) % 60).slice(-2) + ':' + ('0' + s % 60).slice(-2);
+        if (s > 0) setTimeout(tick, 1000);
+      })();
+    });
+  }
+  clocks(document);
   function poll() {
     var live = document.querySelector('[data-refresh]');
     if (live) setTimeout(function () {
       fetch(location.href, { credentials: 'same-origin' }).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html').getElementById(live.id);
-        if (next) live.replaceWith(next);
+        if (next) { live.replaceWith(next); clocks(next); }
       }).finally(poll);
     }, +live.dataset.refresh);
   }

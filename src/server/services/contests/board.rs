@@ -18,7 +18,7 @@ use crate::accounts::Caller;
 use crate::contest::{
     self, Cell, CellState, Contest, Label, Outcome, Participants, Scoreboard, Shown, Timing,
 };
-use crate::store::{BoardData, ContestStore, RejudgeCount, Status};
+use crate::store::{AccountStore, BoardData, ContestStore, RejudgeCount, Status};
 
 use crate::server::auth::allow;
 use crate::server::error::{ApiError, ApiResult};
@@ -34,8 +34,8 @@ pub async fn scoreboard(
     caller: &Caller,
     id: &str,
 ) -> ApiResult<Arc<CachedBoard>> {
-    allow(access::read_contest(caller), String::new)?;
     let c = find(state, id)?;
+    allow(access::read_scoreboard(caller, c.public_board), String::new)?;
     let audience = access::contest_audience(caller);
     let now = state.contests.now();
     let cache = &state.contests.boards;
@@ -53,6 +53,7 @@ pub async fn scoreboard(
     let data = state.store.board_data(id).await?;
     let shown = contest::shown(c, now, audience, data.state.unfrozen);
     let board = compute(c, &data, shown);
+    let display_names = display_names(state, &board).await?;
     let version = if hides(shown) {
         shown_tag(&board)?
     } else {
@@ -62,10 +63,28 @@ pub async fn scoreboard(
         contest: id.to_string(),
         version,
         board,
+        display_names,
     };
     let board = Arc::new(CachedBoard::encode(view, data.state.version)?);
     cache.keep(id, shown, Arc::clone(&board));
     Ok(board)
+}
+
+/// The display names of the board's users (read once per computed board, not per request).
+async fn display_names(
+    state: &AppState,
+    board: &Scoreboard,
+) -> ApiResult<std::collections::BTreeMap<String, String>> {
+    let on_board: std::collections::HashSet<&str> =
+        board.rows.iter().map(|r| r.user.as_str()).collect();
+    Ok(state
+        .store
+        .list_users()
+        .await?
+        .into_iter()
+        .filter(|u| !u.display_name.is_empty() && on_board.contains(u.name.as_str()))
+        .map(|u| (u.name.to_string(), u.display_name))
+        .collect())
 }
 
 /// Whether a board hides something from its audience (frozen cells, oi results).
@@ -130,20 +149,35 @@ pub fn compute(c: &Contest, data: &BoardData, shown: Shown) -> Scoreboard {
     contest::board(c, &users, &submissions, shown)
 }
 
-/// The board of contest `id` as CSV (the jury's): `rank,user,solved,penalty,score` and one
-/// column per label.
+/// The board of contest `id` as CSV (the jury's): `rank,user,display_name,solved,penalty`
+/// (icpc) or `rank,user,display_name,score` (ioi, oi), then one column per label: only the columns the format
+/// gives a meaning.
 pub async fn csv(state: &AppState, caller: &Caller, id: &str) -> ApiResult<String> {
     allow(access::contest_jury(caller), String::new)?;
     let board = scoreboard(state, caller, id).await?;
     let b = &board.view.board;
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header = vec!["rank".to_string(), "user".into(), "solved".into()];
-    header.extend(["penalty".into(), "score".into()]);
+    let icpc = b.format == contest::Format::Icpc;
+    let mut header = vec!["rank".to_string(), "user".into(), "display_name".into()];
+    if icpc {
+        header.extend(["solved".into(), "penalty".into()]);
+    } else {
+        header.push("score".into());
+    }
     header.extend(b.problems.iter().map(|l| l.to_string()));
     let mut rows = vec![header];
     for r in &b.rows {
-        let mut line = vec![r.rank.to_string(), r.user.clone(), r.solved.to_string()];
-        line.extend([r.penalty.to_string(), r.score.to_string()]);
+        let shown = board.view.display_names.get(&r.user).cloned();
+        let mut line = vec![
+            r.rank.to_string(),
+            r.user.clone(),
+            shown.unwrap_or_default(),
+        ];
+        if icpc {
+            line.extend([r.solved.to_string(), r.penalty.to_string()]);
+        } else {
+            line.push(r.score.to_string());
+        }
         line.extend(r.cells.iter().map(cell_text));
         rows.push(line);
     }

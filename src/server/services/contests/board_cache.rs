@@ -29,6 +29,16 @@ pub struct BoardView {
     /// The ranked rows.
     #[serde(flatten)]
     pub board: Scoreboard,
+    /// The display names of the board's users who have one (`user` -> name shown), as
+    /// imported from a roster or given to `sudojudge user add --display-name`.
+    pub display_names: std::collections::BTreeMap<String, String>,
+}
+
+impl BoardView {
+    /// The name a board shows for `user`: the display name, else the login name.
+    pub fn shown_name<'a>(&'a self, user: &'a str) -> &'a str {
+        self.display_names.get(user).map_or(user, String::as_str)
+    }
 }
 
 /// A board computed once, with its JSON, shared by every reader of that version.

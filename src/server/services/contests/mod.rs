@@ -7,6 +7,7 @@
 //! - [`view`]: a contest as the caller sees it (their clock: phase, started, remaining),
 //!   the list, starting a timer, a contest problem's statement.
 //! - [`submit`]: a submission to a contest, with its refusals (403 reasons, 429 rate).
+//! - [`balloons`]: the jury's balloon list (first ACs) and its "delivered" marks.
 //! - [`board`]: the scoreboard for the caller's audience (cached by the data's version),
 //!   CSV, unfreeze, the contest-wide rejudge.
 //! - [`clarify`]: questions, answers and announcements.
@@ -14,16 +15,19 @@
 //!   end, applied to the plain problem and submission endpoints too.
 //! - [`outside`]: a problem a contest holds for the caller refused outside it (`in_contest`),
 //!   on every route that stores a submission.
+//! - [`front`]: every contest running, upcoming or past with its clock, for the front page.
 //! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
 //! - [`state_reads`]: a contest's version read once for the requests arriving meanwhile.
 //! - [`loaded`]: the contests the daemon loaded, their clock and cached boards ([`Contests`],
 //!   which the state holds; it knows no state).
 //! - [`board_cache`]: the boards computed once per data version.
 
+pub mod balloons;
 pub mod board;
 pub mod board_cache;
 pub mod clarify;
 pub mod file_clock;
+pub mod front;
 pub mod hiding;
 pub mod loaded;
 pub mod outside;

@@ -43,6 +43,8 @@ pub struct ContestSummary {
     pub rate: Option<RateView>,
     /// How many problems it has.
     pub problem_count: usize,
+    /// Anonymous spectators may read the board (`public_board` in the file).
+    pub public_board: bool,
 }
 
 /// A contest's per-user submission rate.
@@ -73,6 +75,8 @@ pub struct CallerClock {
     pub starts_in_s: Option<i64>,
     /// The caller may submit now.
     pub may_submit: bool,
+    /// Why not, when the caller may not submit: the message a submission's 403 would carry.
+    pub submit_refusal: Option<&'static str>,
     /// Now, on the contest clock.
     pub now: String,
 }
@@ -142,12 +146,13 @@ pub fn summary(c: &Contest) -> ContestSummary {
             per_minutes: r.per.as_mins(),
         }),
         problem_count: c.problems.len(),
+        public_board: c.public_board,
     }
 }
 
-/// Every contest (signed-in callers).
+/// Every contest (anyone: the front page lists them before sign-in).
 pub fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ContestSummary>> {
-    allow(access::read_contest(caller), String::new)?;
+    allow(access::list_contests(caller), String::new)?;
     Ok(state.contests.all().map(summary).collect())
 }
 
@@ -177,6 +182,10 @@ fn clock(
         remaining_s: remaining,
         starts_in_s: starts_in,
         may_submit: matches!(access::contest_submit(caller, facts), Ok(Ok(()))),
+        submit_refusal: match access::contest_submit(caller, facts) {
+            Ok(Err(why)) => Some(why.message()),
+            _ => None,
+        },
         now: text(now),
     }
 }

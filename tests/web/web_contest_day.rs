@@ -1,0 +1,197 @@
+//! A contest day in a real headless Chromium (WebDriver), on the contest clock file: a
+//! spectator (never signed in) opens the front page and the public board, and watches it
+//! freeze without reloading; a contestant sees the contest clock on the problem page, the
+//! board and the submissions lists; the jury's board says the public one is frozen; the jury
+//! marks a balloon delivered and resets a contestant's password on the admin page (shown
+//! once; the old session ends). A
+//! screenshot of each new page goes to `target/screenshots/` (`front`, `public-board`,
+//! `public-board-frozen`, `problem-clock`, `board-clock`, `submissions-clock`,
+//! `contest-submissions`, `jury-board`, `balloons`, `admin-reset`). Not yet covered: live
+//! notices (issue 26, point 5, not built).
+
+use crate::fixtures::{browser, contests, daemon};
+
+use std::time::Duration;
+
+use browser::Browser;
+use contests::{at, start, T0};
+use daemon::fixture;
+
+const PW: &str = "correct horse battery";
+const SOON: Duration = Duration::from_secs(60);
+
+/// icpc from T0 for 5 hours, frozen for the last hour (from T0 + 4 h), board public.
+const DAY: &str = r#"
+title = "Contest day"
+format = "icpc"
+freeze_minutes = 60
+public_board = true
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "binary-sudoku"
+[[problems]]
+label = "B"
+problem = "sudoku"
+"#;
+
+async fn sign_in(b: &Browser, base: &str, name: &str, password: &str, next: &str) {
+    b.open(&format!("{base}/login?next={next}")).await;
+    b.fill("input[name=name]", name).await;
+    b.fill("input[name=password]", password).await;
+    b.click_and_load("form.stack button[type=submit]").await;
+    assert_eq!(
+        b.path().await,
+        next,
+        "signed in as {name}: {}",
+        b.body().await
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_contest_day_for_a_spectator_a_contestant_and_the_jury() {
+    let Some(b) = Browser::start().await else {
+        return;
+    };
+    assert!(T0.starts_with("2026-03-01T09:00"));
+    let j = start(&[("day", DAY)], &at(60)).await;
+    let base = j.d.base.clone();
+
+    // The spectator: the front page (no sign-in), the contest running with its clock and
+    // when the board freezes; the public board.
+    b.open(&format!("{base}/")).await;
+    assert_eq!(b.path().await, "/", "no redirect to sign-in");
+    let running = b.text("table.running").await;
+    // 4 hours left (the script may have ticked once since the page was made).
+    assert!(
+        running.contains("Contest day")
+            && (running.contains("4:00:00") || running.contains("3:59:5")),
+        "{running}"
+    );
+    assert!(
+        running.contains("board freezes at 2026-03-01 13:00:00"),
+        "{running}"
+    );
+    b.screenshot("front").await;
+    b.click_and_load("table.running a[href$='/scoreboard']")
+        .await;
+    assert_eq!(b.path().await, "/contests/day/scoreboard");
+    let clock = b.text(".clockbar").await;
+    assert!(
+        clock.contains("Time left") && clock.contains("freezes at"),
+        "{clock}"
+    );
+
+    // alice solves A at minute 60: the spectator's board shows it without a reload.
+    let ac = j
+        .submit_ok("day", &j.alice, "A", "c", &fixture("binary-sudoku", "ac.c"))
+        .await;
+    j.wait_done(ac).await;
+    b.client
+        .execute("window.__same_document = 7", vec![])
+        .await
+        .unwrap();
+    b.wait_text("table.board", SOON, |t| t.contains("+1@60"))
+        .await;
+    assert!(!b.text("#live").await.contains("frozen"));
+    b.screenshot("public-board").await;
+
+    // The clock moves into the freeze; bob's wrong answer then is a frozen pending cell,
+    // and the page says so, all on the same document.
+    j.set_clock(&at(250));
+    let wa = j
+        .submit_ok(
+            "day",
+            &j.bob,
+            "A",
+            "python",
+            &fixture("binary-sudoku", "wa.py"),
+        )
+        .await;
+    j.wait_done(wa).await;
+    let live = b
+        .wait_text("#live", SOON, |t| {
+            t.contains("frozen since 2026-03-01 13:00:00")
+        })
+        .await;
+    assert!(live.contains("pending (frozen)"), "{live}");
+    assert!(b.text("table.board td.frozen").await.contains("?1"));
+    let same = b
+        .client
+        .execute("return window.__same_document", vec![])
+        .await
+        .unwrap();
+    assert_eq!(same, 7, "the spectator watched the freeze without a reload");
+    b.screenshot("public-board-frozen").await;
+
+    // alice: the clock on the problem page, the board and the submissions list (50 minutes
+    // left at 4:10 elapsed).
+    sign_in(&b, &base, "alice", PW, "/contests/day/problems/B").await;
+    for (path, shot) in [
+        ("/contests/day/problems/B", "problem-clock"),
+        ("/contests/day/scoreboard", "board-clock"),
+        ("/submissions", "submissions-clock"),
+        ("/contests/day/submissions", "contest-submissions"),
+    ] {
+        b.open(&format!("{base}{path}")).await;
+        let clock = b.text(".clockbar").await;
+        assert!(
+            (clock.contains("Time left 0:50:00") || clock.contains("Time left 0:49:5"))
+                && clock.contains("board frozen"),
+            "{path}: {clock}"
+        );
+        b.screenshot(shot).await;
+    }
+    b.click_and_load("header form button").await;
+
+    // The jury: told the public board is frozen, sees bob's WA; resets bob's password.
+    sign_in(&b, &base, "boss", PW, "/contests/day/scoreboard").await;
+    assert!(b.text(".clockbar").await.contains("public board frozen"));
+    assert!(b.text("table.board td.failed").await.contains("-1"));
+    b.screenshot("jury-board").await;
+
+    // The balloon list: alice's A (the first solve) waiting; the jury marks it delivered.
+    b.open(&format!("{base}/contests/day/balloons")).await;
+    let row = b.text("table.balloons tbody tr").await;
+    assert!(
+        row.contains("alice") && row.contains("first solve"),
+        "{row}"
+    );
+    assert!(b.text("#live p").await.contains("1 to deliver"));
+    b.click_and_load("table.balloons form button").await;
+    assert_eq!(b.path().await, "/contests/day/balloons");
+    assert!(b
+        .text("table.balloons tbody tr")
+        .await
+        .contains("delivered"));
+    assert!(b.text("#live p").await.contains("0 to deliver"));
+    b.screenshot("balloons").await;
+    b.open(&format!("{base}/admin")).await;
+    b.click_and_load("form[action='/admin/users/bob/password'] button")
+        .await;
+    let shown = b.text("#passwords").await;
+    let line = shown
+        .lines()
+        .find(|l| l.starts_with("bob,"))
+        .unwrap_or_else(|| panic!("{shown}"))
+        .to_string();
+    let password = line.rsplit(',').next().unwrap().to_string();
+    assert_eq!(password.len(), 16, "{line}");
+    b.screenshot("admin-reset").await;
+    let (s, _) = j.get("/api/me", Some(&j.bob)).await;
+    assert_eq!(s, 401, "bob's old session ended with the reset");
+    let fresh = crate::fixtures::accounts::login(&j.c, &base, "bob", &password).await;
+    assert_eq!(j.get("/api/me", Some(&fresh)).await.0, 200);
+
+    let marker = b.marker();
+    b.close().await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        browser::marked(&marker),
+        Vec::<i32>::new(),
+        "no browser process left"
+    );
+}
