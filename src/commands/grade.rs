@@ -203,7 +203,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             ..Settings::default()
         };
         let started = Instant::now();
-        let pairs = similarity::compare(&files, &base, &settings);
+        let pairs = similarity::analyse(&files, &base, &settings);
         eprintln!(
             "similarity: {} sources compared in {} ms",
             files.len(),
@@ -221,7 +221,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             .context("writing the re-run cache")?;
         if let Some((pairs, _)) = &pairs {
             let path = similarity_path(csv);
-            let bytes = similarity_csv(pairs).context("encoding the similarity CSV")?;
+            let bytes = similarity_csv(&pairs.pairs).context("encoding the similarity CSV")?;
             write_atomically(&path, &bytes)
                 .with_context(|| format!("writing {}", path.display()))?;
         }
@@ -234,7 +234,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             judged: graded.judged,
             reused: graded.reused,
             interrupted: graded.interrupted,
-            similarity: pairs.map(|(p, _)| p),
+            similarity_distribution: pairs.as_ref().map(|(c, _)| c.distribution.clone()),
+            similarity: pairs.map(|(c, _)| c.pairs),
         };
         println!(
             "{}",

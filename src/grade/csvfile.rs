@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::row::Row;
-use super::similarity::Pair;
+use super::similarity::{Flag, Pair};
 use super::text::csv_text;
 
 /// The header of the grades CSV.
@@ -25,8 +25,15 @@ pub const GRADES_HEADER: [&str; 10] = [
 ];
 
 /// The header of the similarity CSV.
-pub const SIMILARITY_HEADER: [&str; 5] =
-    ["student_a", "student_b", "similarity", "lines_a", "lines_b"];
+pub const SIMILARITY_HEADER: [&str; 7] = [
+    "student_a",
+    "student_b",
+    "similarity",
+    "lines_a",
+    "lines_b",
+    "language",
+    "flag",
+];
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -101,6 +108,11 @@ pub fn similarity_csv(pairs: &[Pair]) -> std::io::Result<Vec<u8>> {
                 format!("{:.1}", p.similarity),
                 ranges(&p.lines_a),
                 ranges(&p.lines_b),
+                csv_text(&p.language),
+                match p.flag {
+                    Flag::Threshold => "threshold".to_string(),
+                    Flag::Class => "class".to_string(),
+                },
             ]
         }),
     )

@@ -51,4 +51,7 @@ pub struct Output {
     /// The similar pairs (with `--similarity`), most similar first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<Vec<similarity::Pair>>,
+    /// The class's distribution of pairwise similarity (with `--similarity`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity_distribution: Option<similarity::Distribution>,
 }

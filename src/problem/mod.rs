@@ -87,6 +87,30 @@ pub enum CheckerKind {
     BinarySudoku,
 }
 
+impl CheckerKind {
+    /// Every kind, in the order the design notes list them.
+    pub const ALL: [CheckerKind; 3] = [
+        CheckerKind::Sudoku,
+        CheckerKind::TargetSudoku,
+        CheckerKind::BinarySudoku,
+    ];
+
+    /// The kind's name as `problem.toml` spells it (`binary-sudoku`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckerKind::Sudoku => "sudoku",
+            CheckerKind::TargetSudoku => "target-sudoku",
+            CheckerKind::BinarySudoku => "binary-sudoku",
+        }
+    }
+
+    /// The kind of that name, so a command that needs only the kind (the reference solver)
+    /// runs without a problems folder.
+    pub fn from_name(name: &str) -> Option<CheckerKind> {
+        CheckerKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// One test: an input file and the reference answer beside it.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestCase {
