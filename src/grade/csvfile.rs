@@ -1,5 +1,5 @@
 //! The grade's CSV files (RFC 4180, by the `csv` crate): `grades.csv` with one row per
-//! student and `similarity.csv` beside it with one row per similar pair. Every text cell
+//! student and `<stem>.similarity.csv` beside it with one row per similar pair. Every text cell
 //! (names, paths, messages) goes through [`csv_text`]: control characters escaped, and a
 //! cell a spreadsheet would take for a formula made text.
 
@@ -116,11 +116,6 @@ pub fn similarity_csv(pairs: &[Pair]) -> std::io::Result<Vec<u8>> {
             ]
         }),
     )
-}
-
-/// `similarity.csv` in the folder of the grades CSV.
-pub fn similarity_path(csv: &Path) -> PathBuf {
-    csv.with_file_name("similarity.csv")
 }
 
 #[cfg(test)]

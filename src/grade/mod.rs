@@ -14,12 +14,18 @@
 //!   changed files.
 //! - [`csvfile`], [`table`]: the CSV files and the table; the JSON is [`Output`].
 //! - [`similarity`]: normalised tokens, winnowed fingerprints, similar pairs.
+//! - [`assignment`]: several problems in one run (`--assignment FILE`, `PROBLEM=DIR`);
+//!   [`gradebook`]: one row per student across them, with the weighted total;
+//!   [`outputs`]: the files' names, and no run overwriting another's.
 
+pub mod assignment;
 pub mod cache;
 pub mod class;
 pub mod csvfile;
 pub mod discover;
 pub mod files;
+pub mod gradebook;
+pub mod outputs;
 pub mod row;
 pub mod similarity;
 pub mod summary;

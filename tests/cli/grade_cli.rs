@@ -331,7 +331,7 @@ fn similarity_flags_the_copies_writes_its_csv_and_ctrl_c_stops_cleanly() {
         names.contains(&("ann".into(), "2025/eve".into())),
         "{names:?}"
     );
-    let mut reader = csv::Reader::from_path(dir.path().join("similarity.csv")).unwrap();
+    let mut reader = csv::Reader::from_path(dir.path().join("grades.similarity.csv")).unwrap();
     assert_eq!(
         reader.headers().unwrap(),
         vec![

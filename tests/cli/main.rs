@@ -10,6 +10,7 @@ mod fixtures;
 mod accounts_cli;
 mod cli_offline;
 mod compile_cache;
+mod grade_assignment;
 mod grade_cli;
 mod grade_hostile;
 mod judge_cli;
