@@ -11,6 +11,7 @@ use sudojudge::config::Config;
 use sudojudge::grade::assignment::Assignment;
 use sudojudge::grade::csvfile::write_atomically;
 use sudojudge::grade::gradebook::{Column, Gradebook};
+use sudojudge::grade::lms::{self, Lms};
 use sudojudge::grade::outputs::{assignment_owner, ensure_ours, ProblemFiles};
 use sudojudge::grade::{cache::Cache, table};
 use sudojudge::languages::LanguageTable;
@@ -33,6 +34,10 @@ pub struct Args {
     /// as `STEM.PROBLEM.csv`); a re-run with the same file judges only the changed files.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Write the gradebook in the layout this LMS imports (Moodle's grading worksheet,
+    /// Canvas's gradebook), instead of the plain one.
+    #[arg(long, value_enum, requires = "csv")]
+    pub lms: Option<Lms>,
     /// Print everything as one JSON object, per-test results included.
     #[arg(long)]
     pub json: bool,
@@ -192,7 +197,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                         .output
                         .students
                         .iter()
-                        .map(|r| (r.clone(), None))
+                        .cloned()
+                        .zip(graded.ids.iter().cloned())
                         .collect();
                     (column, rows)
                 })
@@ -201,7 +207,20 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     if let (Some(csv), Some(book)) = (&args.csv, &gradebook) {
-        let bytes = book.csv().context("encoding the gradebook")?;
+        let bytes = match args.lms {
+            None => book.csv(),
+            Some(kind) => {
+                let name = csv.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                for line in book.lines.iter().filter(|l| l.id.is_none()) {
+                    eprintln!(
+                        "warning: {} has no LMS id (not named by the export): left out of the {kind:?} gradebook",
+                        sudojudge::grade::text::printable(&line.student)
+                    );
+                }
+                lms::gradebook_csv(book, kind, &name)
+            }
+        }
+        .context("encoding the gradebook")?;
         write_atomically(csv, &bytes).with_context(|| format!("writing {}", csv.display()))?;
         let ids: Vec<&str> = tasks.iter().map(|t| t.problem.as_str()).collect();
         Cache::new(&assignment_owner(&ids), "", Vec::new())

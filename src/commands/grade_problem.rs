@@ -51,6 +51,8 @@ pub struct Shared<'a> {
 
 /// A problem graded.
 pub struct Graded {
+    /// Each row's student's LMS id (the rows' order).
+    pub ids: Vec<Option<String>>,
     /// The JSON of the problem (rows with their reports, summary, pairs).
     pub output: Output,
     /// The similarity pass and the number of sources it compared.
@@ -116,6 +118,76 @@ fn similarity_sources(
     Ok(files)
 }
 
+/// The file that marks a folder as a zip this command extracted (so a re-run may replace it).
+const EXTRACTED_MARK: &str = ".sudojudge-extracted";
+
+fn is_zip(path: &std::path::Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
+
+/// Extracts each zip of `paths` (an LMS export) into a folder of its own, safely
+/// (`sudojudge::archive`): beside the problem's CSV, named after it and the zip
+/// (`week3.sudoku.class/`), so a re-run finds the same paths; without `--csv`, into a
+/// temporary folder. Other paths are kept as they are.
+fn unpack(
+    paths: &[PathBuf],
+    files: Option<&ProblemFiles>,
+    temp: &mut Vec<tempfile::TempDir>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if !is_zip(path) {
+            out.push(path.clone());
+            continue;
+        }
+        let zip_stem = path
+            .file_stem()
+            .map_or_else(|| "class".into(), |s| s.to_string_lossy().into_owned());
+        let dest = match files {
+            Some(f) => {
+                let csv_stem = f
+                    .csv
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                let dest = f.csv.with_file_name(format!("{csv_stem}.{zip_stem}"));
+                if std::fs::symlink_metadata(&dest).is_ok() {
+                    anyhow::ensure!(
+                        dest.join(EXTRACTED_MARK).is_file() && !dest.is_symlink(),
+                        "{} exists and is not a zip this command extracted: remove it, or choose another --csv",
+                        dest.display()
+                    );
+                    std::fs::remove_dir_all(&dest)
+                        .with_context(|| format!("replacing {}", dest.display()))?;
+                }
+                dest
+            }
+            None => {
+                let dir = tempfile::tempdir().context("making a temporary folder")?;
+                let dest = dir.path().join(&zip_stem);
+                temp.push(dir);
+                dest
+            }
+        };
+        let extracted =
+            sudojudge::archive::extract(path, &dest, &sudojudge::archive::Limits::default())
+                .with_context(|| format!("refusing {}", path.display()))?;
+        std::fs::write(dest.join(EXTRACTED_MARK), path.display().to_string())
+            .with_context(|| format!("writing {}", dest.display()))?;
+        eprintln!(
+            "{}: {} files ({} KiB) extracted to {}",
+            path.display(),
+            extracted.files.len(),
+            extracted.bytes.div_ceil(1024),
+            dest.display()
+        );
+        out.push(dest);
+    }
+    Ok(out)
+}
+
 /// What a task needs before judging starts: checked first, so that a mistake costs no run.
 pub struct Prepared {
     problem: sudojudge::problem::Problem,
@@ -123,6 +195,8 @@ pub struct Prepared {
     students: Vec<Student>,
     base: Vec<(String, String)>,
     package: String,
+    /// Temporary folders of the zips extracted without `--csv`, kept for the run.
+    _temp: Vec<tempfile::TempDir>,
 }
 
 /// Loads the problem, finds the students and reads `--base`, before anything is judged.
@@ -134,7 +208,9 @@ pub fn prepare(shared: &Shared, task: &Task) -> anyhow::Result<Prepared> {
         max_source_bytes: shared.config.server.max_source_kib.saturating_mul(1024),
         skip: shared.skip.clone(),
     };
-    let students = options.discover_all(&task.paths)?;
+    let mut temp = Vec::new();
+    let paths = unpack(&task.paths, task.files.as_ref(), &mut temp)?;
+    let students = options.discover_all(&paths)?;
     anyhow::ensure!(
         !students.is_empty(),
         "{}: no student found in the given paths",
@@ -151,6 +227,7 @@ pub fn prepare(shared: &Shared, task: &Task) -> anyhow::Result<Prepared> {
         students,
         base,
         package,
+        _temp: temp,
     })
 }
 
@@ -167,6 +244,7 @@ pub fn grade(
         students,
         base,
         package,
+        _temp,
     } = prepared;
     let cache = match (&task.files, shared.force) {
         (Some(files), false) if files.csv.exists() => {
@@ -252,5 +330,10 @@ pub fn grade(
         similarity_distribution: comparison.as_ref().map(|(c, _)| c.distribution.clone()),
         similarity: comparison.as_ref().map(|(c, _)| c.pairs.clone()),
     };
-    Ok(Graded { output, comparison })
+    let ids = students.iter().map(|s| s.id.clone()).collect();
+    Ok(Graded {
+        ids,
+        output,
+        comparison,
+    })
 }

@@ -16,7 +16,8 @@
 //! - [`similarity`]: normalised tokens, winnowed fingerprints, similar pairs.
 //! - [`assignment`]: several problems in one run (`--assignment FILE`, `PROBLEM=DIR`);
 //!   [`gradebook`]: one row per student across them, with the weighted total;
-//!   [`outputs`]: the files' names, and no run overwriting another's.
+//!   [`outputs`]: the files' names, and no run overwriting another's; [`lms`]: Moodle's
+//!   and Canvas's export names and gradebook layouts.
 
 pub mod assignment;
 pub mod cache;
@@ -25,6 +26,7 @@ pub mod csvfile;
 pub mod discover;
 pub mod files;
 pub mod gradebook;
+pub mod lms;
 pub mod outputs;
 pub mod row;
 pub mod similarity;

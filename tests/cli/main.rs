@@ -13,6 +13,7 @@ mod compile_cache;
 mod grade_assignment;
 mod grade_cli;
 mod grade_hostile;
+mod grade_lms;
 mod judge_cli;
 mod standalone;
 mod verify_submissions;
