@@ -10,8 +10,8 @@ use anyhow::Context;
 use sudojudge::config::Config;
 use sudojudge::grade::assignment::Assignment;
 use sudojudge::grade::csvfile::write_atomically;
-use sudojudge::grade::gradebook::{Column, Gradebook};
-use sudojudge::grade::lms::{self, Lms};
+use sudojudge::grade::gradebook::{self, Column, Gradebook};
+use sudojudge::grade::lms::Lms;
 use sudojudge::grade::outputs::{assignment_owner, ensure_ours, ProblemFiles};
 use sudojudge::grade::{cache::Cache, table};
 use sudojudge::languages::LanguageTable;
@@ -217,7 +217,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                         sudojudge::grade::text::printable(&line.student)
                     );
                 }
-                lms::gradebook_csv(book, kind, &name)
+                gradebook::lms_csv(book, kind, &name)
             }
         }
         .context("encoding the gradebook")?;

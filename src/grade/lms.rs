@@ -9,9 +9,6 @@
 //!   `kimlee_LATE_4411_889123_bsudoku.c`): the login-ish name, the user id, the
 //!   attachment id, the file name as uploaded.
 
-use super::gradebook::Gradebook;
-use super::text::csv_text;
-
 /// Which LMS an entry's name follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Lms {
@@ -73,62 +70,6 @@ fn canvas(name: &str) -> Option<Named> {
 /// The student an entry of a class folder names, when it follows an LMS's convention.
 pub fn parse(entry: &str) -> Option<Named> {
     moodle(entry).or_else(|| canvas(entry))
-}
-
-/// The gradebook in the layout `lms` imports: Moodle's offline grading worksheet
-/// (`Identifier,Full name,Grade,Maximum Grade`, the identifier `Participant ID`), or
-/// Canvas's gradebook (`Student,ID,SIS User ID,SIS Login ID,Section,ASSIGNMENT`, with the
-/// `Points Possible` row). A student with no LMS id cannot be matched by the LMS and is
-/// left out; they are named on stderr by the caller.
-pub fn gradebook_csv(book: &Gradebook, lms: Lms, assignment: &str) -> std::io::Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let io = std::io::Error::other;
-    match lms {
-        Lms::Moodle => {
-            w.write_record(["Identifier", "Full name", "Grade", "Maximum Grade"])
-                .map_err(io)?;
-            for line in &book.lines {
-                if let Some(id) = &line.id {
-                    w.write_record([
-                        format!("Participant {id}"),
-                        csv_text(&line.student),
-                        format!("{:.2}", line.total),
-                        "100.00".into(),
-                    ])
-                    .map_err(io)?;
-                }
-            }
-        }
-        Lms::Canvas => {
-            let column = csv_text(assignment);
-            w.write_record([
-                "Student",
-                "ID",
-                "SIS User ID",
-                "SIS Login ID",
-                "Section",
-                &column,
-            ])
-            .map_err(io)?;
-            w.write_record(["    Points Possible", "", "", "", "", "100"])
-                .map_err(io)?;
-            for line in &book.lines {
-                if let Some(id) = &line.id {
-                    w.write_record([
-                        csv_text(&line.student),
-                        id.clone(),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        format!("{:.2}", line.total),
-                    ])
-                    .map_err(io)?;
-                }
-            }
-        }
-    }
-    w.into_inner()
-        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 #[cfg(test)]
