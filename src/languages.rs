@@ -129,8 +129,19 @@ impl LanguageTable {
 
     /// The language a file's extension selects.
     pub fn guess(&self, path: &Path) -> Option<&Language> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        self.languages.iter().find(|l| l.extensions.contains(&ext))
+        // An extension listed exactly wins (`C` is C++ by gcc's rule), else any case (`CC`).
+        let raw = path.extension()?.to_str()?;
+        let lower = raw.to_ascii_lowercase();
+        let exact = |e: &String| e == raw;
+        let any_case = |e: &String| e.to_ascii_lowercase() == lower && e == &e.to_ascii_lowercase();
+        self.languages
+            .iter()
+            .find(|l| l.extensions.iter().any(exact))
+            .or_else(|| {
+                self.languages
+                    .iter()
+                    .find(|l| l.extensions.iter().any(any_case))
+            })
     }
 
     /// Every language, ordered by id.
@@ -401,6 +412,11 @@ mod tests {
         assert_eq!(
             t.guess(Path::new("x.CC")).map(|l| l.id.as_str()),
             Some("cpp17")
+        );
+        // gcc's rule: `.C` is C++, `.c` is C.
+        assert_eq!(
+            t.guess(Path::new("Main.C")).map(|l| l.id.as_str()),
+            Some("cpp")
         );
         assert_eq!(
             t.guess(Path::new("x.rs")).map(|l| l.id.as_str()),

@@ -6,6 +6,8 @@
 //! results are stored for the API to read.
 //!
 //! Module map:
+//! - [`archive`]: safe extraction of an uploaded zip (LMS exports; package uploads): no path
+//!   leaving the folder, no link, bounded entries, sizes and compression ratio.
 //! - [`accounts`]: users, argon2id passwords, hashed tokens, roles, and the access rules
 //!   every handler asks.
 //! - [`config`]: the configuration file (found at run time) over built-in defaults, to a
@@ -42,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod accounts;
+pub mod archive;
 pub mod checkers;
 pub mod config;
 pub mod contest;

@@ -17,6 +17,9 @@ pub struct Args {
     /// as in the repository).
     #[arg(long)]
     pub datasets: Option<PathBuf>,
+    /// Replace `data/secret/` even when it holds tests gen did not make (hand-made or edited).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Runs `sudojudge gen`: rewrites `data/secret/` from fixed seeds.
@@ -30,7 +33,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let kind = super::builtin_kind(&problem, "a data generator")?;
     let cases = gen::generate(kind, problem.gen_profile.as_deref(), &datasets)
         .with_context(|| format!("generating {}", problem.id))?;
-    let dir = gen::write_secret(&problem, &cases)?;
+    let dir = gen::write_secret(&problem, &cases, args.force)?;
     let bytes: usize = cases.iter().map(|c| c.input.len() + c.answer.len()).sum();
     println!(
         "{}: wrote {} tests ({} KiB) to {}",

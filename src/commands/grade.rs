@@ -1,33 +1,43 @@
-//! `sudojudge grade`: a class folder to a table, a CSV and JSON, with a similarity report.
+//! `sudojudge grade`: a class folder (or an assignment of several problems) to a table, CSV
+//! files and JSON, with a similarity report and a gradebook.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::Context;
 use sudojudge::config::Config;
-use sudojudge::grade::cache::{cache_path, package_hash, Cache};
-use sudojudge::grade::csvfile::{grades_csv, similarity_csv, similarity_path, write_atomically};
-use sudojudge::grade::similarity::{self, Settings, SourceFile};
-use sudojudge::grade::{class, grade_class, table, DiscoverOptions, Found, Output, Row, Summary};
+use sudojudge::grade::assignment::Assignment;
+use sudojudge::grade::csvfile::write_atomically;
+use sudojudge::grade::gradebook::{self, Column, Gradebook};
+use sudojudge::grade::lms::Lms;
+use sudojudge::grade::outputs::{assignment_owner, ensure_ours, ProblemFiles};
+use sudojudge::grade::{cache::Cache, table};
 use sudojudge::languages::LanguageTable;
 
-use super::judging::{runtime, slot_judges, worker_count, Progress};
+use super::grade_problem::{self, Graded, Shared, Task};
+use super::judging::runtime;
 
 /// Arguments of `sudojudge grade`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Problem id.
-    pub problem: String,
-    /// Class folders (one file or one subfolder per student) or single files.
-    #[arg(required = true)]
-    pub paths: Vec<PathBuf>,
-    /// Write the table as CSV here (and `similarity.csv` beside it); a re-run with the same
-    /// file judges only the students whose file changed.
+    /// `PROBLEM PATH...` (one problem: class folders or single files), or `PROBLEM=PATH...`
+    /// (an assignment of several problems, equal weights).
+    #[arg(required_unless_present = "assignment", value_name = "PROBLEM PATH...")]
+    pub targets: Vec<PathBuf>,
+    /// An assignment file (TOML): each `[[problem]]` with its `problem`, `path` and `weight`.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["targets", "base", "against"])]
+    pub assignment: Option<PathBuf>,
+    /// Write the table as CSV here (one problem; its similar pairs beside it as
+    /// `STEM.similarity.csv`), or the gradebook (an assignment; each problem's CSV beside it
+    /// as `STEM.PROBLEM.csv`); a re-run with the same file judges only the changed files.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Write the gradebook in the layout this LMS imports (Moodle's grading worksheet,
+    /// Canvas's gradebook), instead of the plain one.
+    #[arg(long, value_enum, requires = "csv")]
+    pub lms: Option<Lms>,
     /// Print everything as one JSON object, per-test results included.
     #[arg(long)]
     pub json: bool,
@@ -68,88 +78,97 @@ fn watch_ctrl_c(runtime: &tokio::runtime::Runtime, stop: Arc<AtomicBool>) {
     });
 }
 
-/// Largest `--base` file read.
-const BASE_MAX_BYTES: u64 = 16 << 20;
-
-fn read_base(
-    languages: &LanguageTable,
-    files: &[PathBuf],
-) -> anyhow::Result<Vec<(String, String)>> {
-    files
-        .iter()
-        .map(|path| {
-            let language = languages
-                .guess(path)
-                .with_context(|| format!("--base {}: unknown language", path.display()))?
-                .id
-                .clone();
-            // The teacher's file (a link is followed), but still only a regular file of an
-            // ordinary file system, and bounded: a FIFO must not hang the run.
-            let bytes = sudojudge::grade::files::read_path(path, BASE_MAX_BYTES, true)
-                .with_context(|| format!("reading --base {}", path.display()))?;
-            let text = String::from_utf8(bytes)
-                .with_context(|| format!("reading --base {}: not UTF-8 text", path.display()))?;
-            Ok((language, text))
-        })
-        .collect()
+/// What the command line asks for: one problem, or an assignment (with its weights).
+enum Plan {
+    One(Task),
+    Assignment(Vec<(Task, f64)>),
 }
 
-/// The class's sources and the `--against` folders' (named `folder/student`).
-fn similarity_sources(
-    options: &DiscoverOptions,
-    class: &[sudojudge::grade::Student],
-    against: &[PathBuf],
-) -> anyhow::Result<Vec<SourceFile>> {
-    let source = |s: &sudojudge::grade::Student, prefix: Option<&str>| match &s.found {
-        Found::Source { language, text } => Some(SourceFile {
-            student: match prefix {
-                Some(p) => format!("{p}/{}", s.name),
-                None => s.name.clone(),
-            },
-            file: s.path.display().to_string(),
-            language: language.clone(),
-            text: text.clone(),
-            against: prefix.is_some(),
-        }),
-        Found::Unusable { .. } => None,
+fn plan(args: &Args) -> anyhow::Result<Plan> {
+    let assignment = match (&args.assignment, args.targets.first()) {
+        (Some(file), _) => Some(Assignment::load(file)?),
+        (None, Some(first)) if first.to_string_lossy().contains('=') => {
+            let pairs: Vec<String> = args
+                .targets
+                .iter()
+                .map(|t| t.to_string_lossy().into_owned())
+                .collect();
+            anyhow::ensure!(
+                args.base.is_empty() && args.against.is_empty(),
+                "--base and --against name one problem's files: put them in an --assignment file's [[problem]]"
+            );
+            Some(Assignment::from_pairs(&pairs)?)
+        }
+        _ => None,
     };
-    let mut files: Vec<SourceFile> = class.iter().filter_map(|s| source(s, None)).collect();
-    for dir in against {
-        let name = dir.file_name().map_or_else(
-            || dir.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let students = options
-            .discover(dir)
-            .with_context(|| format!("--against {}", dir.display()))?;
-        files.extend(students.iter().filter_map(|s| source(s, Some(&name))));
+    if let Some(assignment) = assignment {
+        let tasks = assignment
+            .parts
+            .into_iter()
+            .map(|part| {
+                let files = args
+                    .csv
+                    .as_deref()
+                    .map(|g| ProblemFiles::of_assignment(g, &part.problem));
+                let task = Task {
+                    problem: part.problem,
+                    paths: vec![part.path],
+                    files,
+                    base: part.base,
+                    against: part.against,
+                };
+                (task, part.weight)
+            })
+            .collect();
+        return Ok(Plan::Assignment(tasks));
     }
-    Ok(files)
+    let (problem, paths) = args
+        .targets
+        .split_first()
+        .context("name a PROBLEM and its PATHs")?;
+    anyhow::ensure!(
+        !paths.is_empty(),
+        "name the class folders to grade after the problem"
+    );
+    Ok(Plan::One(Task {
+        problem: problem.to_string_lossy().into_owned(),
+        paths: paths.to_vec(),
+        files: args.csv.as_deref().map(ProblemFiles::single),
+        base: args.base.clone(),
+        against: args.against.clone(),
+    }))
 }
 
 /// Runs `sudojudge grade`: exit 0 when done, 130 when Ctrl-C cut it short.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = Config::load(config).context("loading the configuration")?;
-    let problem = sudojudge::problem::find(&config.problems.dir, &args.problem)
-        .with_context(|| format!("loading problem {:?}", args.problem))?;
-    let languages = LanguageTable::from_config(&config);
+    let plan = plan(&args)?;
+    let tasks: Vec<&Task> = match &plan {
+        Plan::One(task) => vec![task],
+        Plan::Assignment(tasks) => tasks.iter().map(|(t, _)| t).collect(),
+    };
+    // Before judging: an output that cannot be written, or that another run made, must not
+    // cost a whole class's run.
     let mut skip = Vec::new();
     if let Some(csv) = &args.csv {
-        skip.extend([csv.clone(), cache_path(csv), similarity_path(csv)]);
-    }
-    let options = DiscoverOptions {
-        languages: languages.clone(),
-        max_source_bytes: config.server.max_source_kib.saturating_mul(1024),
-        skip,
-    };
-    if let Some(parent) = args.csv.as_deref().and_then(Path::parent) {
-        if !parent.as_os_str().is_empty() {
-            // Before judging: a CSV that cannot be written must not cost a whole class's run.
+        if let Some(parent) = csv.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating the folder of --csv {}", parent.display()))?;
         }
+        if let Plan::Assignment(_) = &plan {
+            let ids: Vec<&str> = tasks.iter().map(|t| t.problem.as_str()).collect();
+            ensure_ours(csv, &assignment_owner(&ids))?;
+            skip.extend([csv.clone(), sudojudge::grade::cache::cache_path(csv)]);
+        }
     }
-    let forced = match args.language.as_deref() {
+    for task in &tasks {
+        if let Some(files) = &task.files {
+            ensure_ours(&files.csv, &task.problem)?;
+            skip.extend(files.all());
+        }
+    }
+    let languages = LanguageTable::from_config(&config);
+    let language = match args.language.as_deref() {
         None => None,
         Some(id) => Some(languages.get(id).map(|l| l.id.clone()).with_context(|| {
             format!(
@@ -158,116 +177,119 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             )
         })?),
     };
-    let mut students = options.discover_all(&args.paths)?;
-    if let Some(id) = &forced {
-        sudojudge::grade::discover::compile_all_as(&mut students, id);
-    }
-    anyhow::ensure!(!students.is_empty(), "no student found in the given paths");
-    let base = read_base(&languages, &args.base)?;
-    for dir in &args.against {
-        // Checked before judging: a mistyped folder must not cost a whole class's run.
-        anyhow::ensure!(dir.is_dir(), "--against {}: not a folder", dir.display());
-    }
-    let package = package_hash(&problem, &languages)?;
-    let cache = match (&args.csv, args.force) {
-        (Some(csv), false) if csv.exists() => Cache::load(&cache_path(csv), &problem.id, &package),
-        _ => None,
+    let shared = Shared {
+        config: &config,
+        languages,
+        jobs: args.jobs,
+        force: args.force,
+        language,
+        similarity: args.similarity.then_some(args.threshold),
+        skip,
+        stop: Arc::new(AtomicBool::new(false)),
     };
-    let to_judge = class::to_judge(&students, cache.as_ref());
-    let workers = worker_count(&config, args.jobs, to_judge);
-    let judges = if to_judge == 0 {
-        Vec::new()
-    } else {
-        slot_judges(&config, workers, "")?
-    };
-    let unusable = students
+    let prepared = tasks
         .iter()
-        .filter(|s| matches!(s.found, Found::Unusable { .. }))
-        .count();
-    eprintln!(
-        "grading {} students: {to_judge} to judge on {} sandbox slots, {} unchanged since the last run, {unusable} without a usable source",
-        students.len(),
-        judges.len(),
-        students.len() - to_judge - unusable
-    );
-    let progress = Progress::new(students.len() as u64, "students");
-    let on_row = {
-        let progress = progress.clone();
-        Arc::new(move |r: &Row| {
-            let student = sudojudge::grade::text::printable(&r.student);
-            let line = format!("{student}: {} {}", r.verdict_name(), r.score);
-            progress.done(&line, r.verdict == Some(sudojudge::judge::Verdict::SE));
-        })
-    };
+        .map(|t| grade_problem::prepare(&shared, t))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let runtime = runtime()?;
-    let stop = Arc::new(AtomicBool::new(false));
-    watch_ctrl_c(&runtime, Arc::clone(&stop));
-    let graded = runtime.block_on(grade_class(
-        judges,
-        Arc::new(problem.clone()),
-        &students,
-        cache.as_ref(),
-        Arc::clone(&stop),
-        on_row,
-    ));
-    progress.finish();
-    let summary = Summary::of(&graded.rows);
-    let pairs = if args.similarity {
-        let files = similarity_sources(&options, &students, &args.against)?;
-        let settings = Settings {
-            threshold_percent: args.threshold,
-            ..Settings::default()
-        };
-        let started = Instant::now();
-        let pairs = similarity::compare(&files, &base, &settings);
-        eprintln!(
-            "similarity: {} sources compared in {} ms",
-            files.len(),
-            started.elapsed().as_millis()
-        );
-        Some((pairs, files.len()))
-    } else {
-        None
+    watch_ctrl_c(&runtime, Arc::clone(&shared.stop));
+    let mut done: Vec<Graded> = Vec::new();
+    for (task, prepared) in tasks.iter().zip(prepared) {
+        done.push(grade_problem::grade(&shared, &runtime, task, prepared)?);
+    }
+    let gradebook = match &plan {
+        Plan::One(_) => None,
+        Plan::Assignment(tasks) => {
+            let parts: Vec<_> = tasks
+                .iter()
+                .zip(&done)
+                .map(|((task, weight), graded)| {
+                    let column = Column {
+                        problem: task.problem.clone(),
+                        weight: *weight,
+                    };
+                    let rows = graded
+                        .output
+                        .students
+                        .iter()
+                        .cloned()
+                        .zip(graded.ids.iter().cloned())
+                        .collect();
+                    (column, rows)
+                })
+                .collect();
+            Some(Gradebook::of(&parts))
+        }
     };
-    if let Some(csv) = &args.csv {
-        let bytes = grades_csv(&graded.rows).context("encoding the CSV")?;
+    if let (Some(csv), Some(book)) = (&args.csv, &gradebook) {
+        let bytes = match args.lms {
+            None => book.csv(),
+            Some(kind) => {
+                let name = csv.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+                for line in book.lines.iter().filter(|l| l.id.is_none()) {
+                    eprintln!(
+                        "warning: {} has no LMS id (not named by the export): left out of the {kind:?} gradebook",
+                        sudojudge::grade::text::printable(&line.student)
+                    );
+                }
+                gradebook::lms_csv(book, kind, &name)
+            }
+        }
+        .context("encoding the gradebook")?;
         write_atomically(csv, &bytes).with_context(|| format!("writing {}", csv.display()))?;
-        Cache::new(&problem.id, &package, graded.rows.clone())
-            .save(&cache_path(csv))
-            .context("writing the re-run cache")?;
-        if let Some((pairs, _)) = &pairs {
-            let path = similarity_path(csv);
-            let bytes = similarity_csv(pairs).context("encoding the similarity CSV")?;
-            write_atomically(&path, &bytes)
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
+        let ids: Vec<&str> = tasks.iter().map(|t| t.problem.as_str()).collect();
+        Cache::new(&assignment_owner(&ids), "", Vec::new())
+            .save(&sudojudge::grade::cache::cache_path(csv))
+            .context("writing the gradebook's cache")?;
     }
-    if args.json {
-        let output = Output {
-            problem: problem.id.clone(),
-            students: graded.rows.clone(),
-            summary,
-            judged: graded.judged,
-            reused: graded.reused,
-            interrupted: graded.interrupted,
-            similarity: pairs.map(|(p, _)| p),
-        };
-        println!(
-            "{}",
-            serde_json::to_string(&output).context("encoding the JSON")?
-        );
-    } else {
-        print!("{}", table::render_rows(&graded.rows, &summary));
-        if let Some((pairs, compared)) = &pairs {
-            print!("{}", table::render_pairs(pairs, args.threshold, *compared));
-        }
-    }
-    if graded.interrupted > 0 {
-        eprintln!(
-            "interrupted: {} students not graded (run again to grade them)",
-            graded.interrupted
-        );
+    print_results(&args, &done, gradebook.as_ref())?;
+    let interrupted: usize = done.iter().map(|g| g.output.interrupted).sum();
+    if interrupted > 0 {
+        eprintln!("interrupted: {interrupted} students not graded (run again to grade them)");
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_results(
+    args: &Args,
+    done: &[Graded],
+    gradebook: Option<&Gradebook>,
+) -> anyhow::Result<()> {
+    if args.json {
+        let json = match gradebook {
+            None => serde_json::to_string(&done[0].output),
+            Some(book) => {
+                let problems: Vec<_> = done.iter().map(|g| &g.output).collect();
+                serde_json::to_string(&serde_json::json!({
+                    "problems": problems,
+                    "gradebook": book,
+                }))
+            }
+        };
+        println!("{}", json.context("encoding the JSON")?);
+        return Ok(());
+    }
+    for graded in done {
+        if gradebook.is_some() {
+            println!(
+                "== {} ==",
+                sudojudge::grade::text::printable(&graded.output.problem)
+            );
+        }
+        print!(
+            "{}",
+            table::render_rows(&graded.output.students, &graded.output.summary)
+        );
+        if let Some((comparison, compared)) = &graded.comparison {
+            print!(
+                "{}",
+                table::render_pairs(comparison, args.threshold, *compared)
+            );
+        }
+    }
+    if let Some(book) = gradebook {
+        print!("{}", book.render());
+    }
+    Ok(())
 }

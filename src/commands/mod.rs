@@ -12,6 +12,7 @@ mod client;
 mod doctor;
 mod gen;
 mod grade;
+mod grade_problem;
 mod judge;
 mod judging;
 mod package_checks;

@@ -17,20 +17,28 @@ pub struct Args {
     pub problem: String,
 }
 
-/// Runs `sudojudge solve`: the problem's input on stdin, the reference answer on stdout.
+/// Runs `sudojudge solve`: the problem's input on stdin, the reference answer on stdout. The
+/// problem is a package of the problems folder, or, with none there, a checker kind's name.
 pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     let config = super::load_settings_with(config, &args.packages)?;
-    let problem = problem::find(&config.problems.dir, &args.problem)?;
+    let checker = match problem::find(&config.problems.dir, &args.problem) {
+        Ok(problem) => super::builtin_kind(&problem, "a reference solver")?,
+        // The solver needs only the kind: outside a repository, a kind's name is enough.
+        Err(
+            err @ (problem::ProblemError::NoProblemsFolder { .. }
+            | problem::ProblemError::Unknown { .. }),
+        ) => CheckerKind::from_name(&args.problem).ok_or(err)?,
+        Err(err) => return Err(err.into()),
+    };
     let mut input = Vec::new();
     std::io::stdin()
         .lock()
         .read_to_end(&mut input)
         .context("reading stdin")?;
-    let kind = super::builtin_kind(&problem, "a reference solver")?;
-    if kind == CheckerKind::TargetSudoku {
+    if checker == CheckerKind::TargetSudoku {
         warn_below_target_constraint(&input);
     }
-    let answer = reference_answer(kind, &input).context("stdin")?;
+    let answer = reference_answer(checker, &input).context("stdin")?;
     let mut out = std::io::stdout().lock();
     out.write_all(&answer)
         .and_then(|()| out.flush())

@@ -110,6 +110,19 @@ impl Cache {
             .then_some(cache)
     }
 
+    /// Whose grades the cache at `path` holds (its problem, or an assignment's owner name),
+    /// whatever its package or version; `None` when there is no readable cache.
+    pub fn owner(path: &Path) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Head {
+            problem: String,
+        }
+        let bytes = super::files::read_path(path, 256 << 20, false).ok()?;
+        serde_json::from_slice::<Head>(&bytes)
+            .ok()
+            .map(|h| h.problem)
+    }
+
     /// A cache of this run's rows.
     pub fn new(problem: &str, package: &str, rows: Vec<Row>) -> Cache {
         Cache {

@@ -203,6 +203,7 @@ mod tests {
     fn student(name: &str, source: &str) -> Student {
         Student {
             name: name.into(),
+            id: None,
             path: format!("class/{name}.c").into(),
             found: Found::Source {
                 language: "c".into(),
@@ -224,6 +225,7 @@ mod tests {
             student("cy", "syntax error"),
             Student {
                 name: "dee".into(),
+                id: None,
                 path: "class/dee".into(),
                 found: Found::Unusable {
                     language: String::new(),

@@ -1,5 +1,5 @@
 //! The grade's CSV files (RFC 4180, by the `csv` crate): `grades.csv` with one row per
-//! student and `similarity.csv` beside it with one row per similar pair. Every text cell
+//! student and `<stem>.similarity.csv` beside it with one row per similar pair. Every text cell
 //! (names, paths, messages) goes through [`csv_text`]: control characters escaped, and a
 //! cell a spreadsheet would take for a formula made text.
 
@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::row::Row;
-use super::similarity::Pair;
+use super::similarity::{Flag, Pair};
 use super::text::csv_text;
 
 /// The header of the grades CSV.
@@ -25,8 +25,15 @@ pub const GRADES_HEADER: [&str; 10] = [
 ];
 
 /// The header of the similarity CSV.
-pub const SIMILARITY_HEADER: [&str; 5] =
-    ["student_a", "student_b", "similarity", "lines_a", "lines_b"];
+pub const SIMILARITY_HEADER: [&str; 7] = [
+    "student_a",
+    "student_b",
+    "similarity",
+    "lines_a",
+    "lines_b",
+    "language",
+    "flag",
+];
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -101,14 +108,14 @@ pub fn similarity_csv(pairs: &[Pair]) -> std::io::Result<Vec<u8>> {
                 format!("{:.1}", p.similarity),
                 ranges(&p.lines_a),
                 ranges(&p.lines_b),
+                csv_text(&p.language),
+                match p.flag {
+                    Flag::Threshold => "threshold".to_string(),
+                    Flag::Class => "class".to_string(),
+                },
             ]
         }),
     )
-}
-
-/// `similarity.csv` in the folder of the grades CSV.
-pub fn similarity_path(csv: &Path) -> PathBuf {
-    csv.with_file_name("similarity.csv")
 }
 
 #[cfg(test)]

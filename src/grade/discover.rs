@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::languages::LanguageTable;
 
 use super::files::{self, Dir, Kind, Refused, Stat};
+use super::lms;
 use super::text::printable;
 
 /// One student found in a class folder.
@@ -19,6 +20,9 @@ use super::text::printable;
 pub struct Student {
     /// The student's name: the file's stem, or the folder's name up to the first `_`.
     pub name: String,
+    /// The student's id in the LMS whose export this is (Moodle's participant id, Canvas's
+    /// user id), when the entry's name follows one (see [`super::lms`]).
+    pub id: Option<String>,
     /// The source file, or the student's folder when no single source was found.
     pub path: PathBuf,
     /// What was found there.
@@ -72,6 +76,7 @@ pub struct DiscoverOptions {
 fn unusable(name: String, path: PathBuf, language: String, reason: String) -> Student {
     Student {
         name,
+        id: None,
         path,
         found: Found::Unusable { language, reason },
     }
@@ -192,6 +197,7 @@ impl DiscoverOptions {
         match String::from_utf8(bytes) {
             Ok(text) if !text.contains('\0') => Student {
                 name,
+                id: None,
                 path,
                 found: Found::Source { language, text },
             },
@@ -274,10 +280,27 @@ impl DiscoverOptions {
         let class = Dir::open(path).map_err(read)?;
         let skip = self.skipped_ids();
         let mut students = Vec::new();
-        for entry in entries(&class, &skip).map_err(read)? {
+        let all = entries(&class, &skip).map_err(read)?;
+        let named: Vec<Option<lms::Named>> =
+            all.iter().map(|e| lms::parse(&lossy(&e.name))).collect();
+        for (entry, lms_name) in all.iter().zip(&named) {
+            // Moodle's online-text folder is not the submission: left out when the student
+            // has another entry (their files), else it is their row (saying what it holds).
+            if let Some(n) = lms_name
+                .as_ref()
+                .filter(|n| n.plugin.as_deref() == Some("onlinetext"))
+            {
+                let other = named.iter().flatten().any(|m| {
+                    m.id == n.id && m.lms == n.lms && m.plugin.as_deref() != Some("onlinetext")
+                });
+                if other {
+                    continue;
+                }
+            }
             let entry_path = path.join(&entry.name);
+            let before = students.len();
             match entry.stat.kind {
-                Kind::Dir => students.push(self.folder(&class, path, &entry, &skip)),
+                Kind::Dir => students.push(self.folder(&class, path, entry, &skip)),
                 Kind::Link if self.language(&entry_path).is_none() => {
                     // A link to a file or to a folder: named as a folder would be.
                     let name = student_of_folder(&lossy(&entry.name));
@@ -289,6 +312,10 @@ impl DiscoverOptions {
                     entry.stat,
                     |max| class.read_file(&entry.name, max),
                 )),
+            }
+            if let (Some(n), Some(student)) = (lms_name, students.get_mut(before)) {
+                student.name = n.student.clone();
+                student.id = Some(n.id.clone());
             }
         }
         Ok(students)

@@ -14,12 +14,20 @@
 //!   changed files.
 //! - [`csvfile`], [`table`]: the CSV files and the table; the JSON is [`Output`].
 //! - [`similarity`]: normalised tokens, winnowed fingerprints, similar pairs.
+//! - [`assignment`]: several problems in one run (`--assignment FILE`, `PROBLEM=DIR`);
+//!   [`gradebook`]: one row per student across them, with the weighted total;
+//!   [`outputs`]: the files' names, and no run overwriting another's; [`lms`]: Moodle's
+//!   and Canvas's export names and gradebook layouts.
 
+pub mod assignment;
 pub mod cache;
 pub mod class;
 pub mod csvfile;
 pub mod discover;
 pub mod files;
+pub mod gradebook;
+pub mod lms;
+pub mod outputs;
 pub mod row;
 pub mod similarity;
 pub mod summary;
@@ -51,4 +59,7 @@ pub struct Output {
     /// The similar pairs (with `--similarity`), most similar first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<Vec<similarity::Pair>>,
+    /// The class's distribution of pairwise similarity (with `--similarity`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity_distribution: Option<similarity::Distribution>,
 }

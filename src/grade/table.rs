@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::csvfile::ranges;
 use super::row::Row;
-use super::similarity::Pair;
+use super::similarity::{distribution, Comparison, Distribution, Flag};
 use super::summary::Summary;
 use super::text::printable;
 
@@ -30,7 +30,7 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
     let _ = writeln!(
         out,
         "{:<ws$}  {:<wf$}  {:<8}  {:<7}  {:>5}  {:>7}  {:>7}  {:>9}  first failure / message",
-        "student", "file", "language", "verdict", "score", "tests", "time ms", "mem KiB"
+        "student", "file", "language", "verdict", "score", "passed", "time ms", "mem KiB"
     );
     for r in rows {
         let tests = if r.total > 0 {
@@ -78,21 +78,49 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
     out
 }
 
-/// The similarity section: the pairs above the threshold, most similar first.
-pub fn render_pairs(pairs: &[Pair], threshold: f64, compared: usize) -> String {
+/// The class's distribution in one line: pairs, median, MAD, the bound, the histogram.
+pub fn render_distribution(d: &Distribution) -> String {
+    let bound = match d.bound {
+        Some(b) => format!(
+            "{b:.1}% (median + 3 MAD = {:.1}%, at least {:.0}%)",
+            d.median + distribution::MADS * d.mad,
+            distribution::MIN_BOUND
+        ),
+        None => format!("none (under {} pairs)", distribution::MIN_PAIRS),
+    };
+    let bars: Vec<String> = d
+        .histogram
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{}-{}%: {n}", i * 10, i * 10 + 10))
+        .collect();
+    format!(
+        "{} pairs compared: median {:.1}%, MAD {:.1}, stands out above {bound}\n  {}\n",
+        d.pairs,
+        d.median,
+        d.mad,
+        bars.join("  ")
+    )
+}
+
+/// The similarity section: the class's distribution, then the pairs at the threshold or
+/// standing out of the class, most similar first.
+pub fn render_pairs(comparison: &Comparison, threshold: f64, compared: usize) -> String {
     let mut out = String::new();
+    let pairs = &comparison.pairs;
     let _ = writeln!(
         out,
-        "\nsimilarity ({compared} sources compared; pairs at {threshold:.0}% or more of shared fingerprints):"
+        "\nsimilarity ({compared} sources compared; pairs at {threshold:.0}% or more of shared fingerprints, or standing out of the class):"
     );
+    out.push_str(&render_distribution(&comparison.distribution));
     if pairs.is_empty() {
-        let _ = writeln!(out, "no pair above the threshold");
+        let _ = writeln!(out, "no pair above the threshold or standing out");
         return out;
     }
     for p in pairs {
         let _ = writeln!(
             out,
-            "{:>5.1}%  {} ({}) ~ {} ({})  [{}]  lines {} ~ {}",
+            "{:>5.1}%  {} ({}) ~ {} ({})  [{}]  lines {} ~ {}{}",
             p.similarity,
             printable(&p.student_a),
             printable(&p.file_a),
@@ -100,7 +128,11 @@ pub fn render_pairs(pairs: &[Pair], threshold: f64, compared: usize) -> String {
             printable(&p.file_b),
             printable(&p.language),
             ranges(&p.lines_a),
-            ranges(&p.lines_b)
+            ranges(&p.lines_b),
+            match p.flag {
+                Flag::Threshold => "",
+                Flag::Class => "  (stands out of the class)",
+            }
         );
     }
     out

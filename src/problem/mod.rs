@@ -96,6 +96,13 @@ pub enum CheckerKind {
 }
 
 impl CheckerKind {
+    /// Every kind, in the order the design notes list them.
+    pub const ALL: [CheckerKind; 3] = [
+        CheckerKind::Sudoku,
+        CheckerKind::TargetSudoku,
+        CheckerKind::BinarySudoku,
+    ];
+
     /// The kind as `problem.toml` spells it (a rename of the variant must not change it: the
     /// data hash and the API use it).
     pub fn name(self) -> &'static str {
@@ -104,6 +111,12 @@ impl CheckerKind {
             CheckerKind::TargetSudoku => "target-sudoku",
             CheckerKind::BinarySudoku => "binary-sudoku",
         }
+    }
+
+    /// The kind of that name, so a command that needs only the kind (the reference solver)
+    /// runs without a problems folder.
+    pub fn from_name(name: &str) -> Option<CheckerKind> {
+        CheckerKind::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 

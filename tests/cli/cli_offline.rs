@@ -469,3 +469,69 @@ fn verify_names_the_file_and_key_of_a_broken_contest() {
         "{text}"
     );
 }
+
+#[test]
+fn solve_runs_from_a_folder_without_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    for problem in ["sudoku", "target-sudoku", "binary-sudoku"] {
+        let input = std::fs::read(sample(problem, "1.in")).unwrap();
+        let out = sudojudge_in(dir.path(), &["solve", problem], &input);
+        assert!(out.status.success(), "{problem}: {}", stderr(&out));
+        assert_eq!(out.stdout, std::fs::read(sample(problem, "1.ans")).unwrap());
+    }
+    let out = sudojudge_in(dir.path(), &["solve", "chess"], b"");
+    assert_one_line_error(&out, "no problems folder at problems");
+}
+
+#[test]
+fn gen_refuses_to_replace_hand_made_tests_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_package("binary-sudoku", &dir.path().join("problems"));
+    let config = config_for(dir.path());
+    let secret = dir.path().join("problems/binary-sudoku/data/secret");
+    std::fs::create_dir_all(&secret).unwrap();
+    let mine = secret.join("my-own.in");
+    std::fs::write(&mine, "hand made\n").unwrap();
+    std::fs::write(secret.join("my-own.ans"), "1\n").unwrap();
+    let gen = |extra: &[&str]| {
+        let mut args = vec!["gen", "binary-sudoku", "--config", config.to_str().unwrap()];
+        args.extend(extra);
+        sudojudge(&args, b"")
+    };
+    let out = gen(&[]);
+    assert_one_line_error(
+        &out,
+        "2 test file(s) gen did not make (my-own.ans, my-own.in)",
+    );
+    assert!(out.stderr.windows(7).any(|w| w == b"--force"));
+    let names = |d: &Path| {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        names(&secret),
+        ["my-own.ans", "my-own.in"],
+        "nothing touched"
+    );
+
+    // With --force: replaced. A second run regenerates gen's own output without --force.
+    let out = gen(&["--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!mine.exists());
+    let generated = names(&secret);
+    assert!(generated.len() >= 2);
+    let out = gen(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(names(&secret), generated);
+
+    // A generated test edited by hand is hand-made too.
+    let edited = secret.join(&generated[0]);
+    std::fs::write(&edited, "edited\n").unwrap();
+    let out = gen(&[]);
+    assert_one_line_error(&out, &generated[0]);
+    assert_eq!(std::fs::read(&edited).unwrap(), b"edited\n");
+}

@@ -280,6 +280,12 @@ fn a_class_is_graded_row_by_row_and_a_rerun_judges_only_the_changed_file() {
         table.contains("wa-python") && table.contains("(unchanged)"),
         "{table}"
     );
+    // `passed` is tests passed of the problem's (verify's `tests run` is another column).
+    let header = table.lines().next().unwrap_or("");
+    assert!(
+        header.contains(" passed ") && !header.contains("tests"),
+        "{header}"
+    );
     let (_, again) = read_csv(&csv_path);
     assert_eq!(&again["wa-python"][3], "AC");
     for (student, row) in &again {
@@ -335,10 +341,18 @@ fn similarity_flags_the_copies_writes_its_csv_and_ctrl_c_stops_cleanly() {
         names.contains(&("ann".into(), "2025/eve".into())),
         "{names:?}"
     );
-    let mut reader = csv::Reader::from_path(dir.path().join("similarity.csv")).unwrap();
+    let mut reader = csv::Reader::from_path(dir.path().join("grades.similarity.csv")).unwrap();
     assert_eq!(
         reader.headers().unwrap(),
-        vec!["student_a", "student_b", "similarity", "lines_a", "lines_b"]
+        vec![
+            "student_a",
+            "student_b",
+            "similarity",
+            "lines_a",
+            "lines_b",
+            "language",
+            "flag"
+        ]
     );
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(records.len(), 6);

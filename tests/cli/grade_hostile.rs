@@ -215,12 +215,12 @@ fn a_students_symbolic_links_are_never_followed() {
         csv_rows["ivan"]
     );
     let csv = std::fs::read_to_string(&csv_path).unwrap();
-    let similarity = std::fs::read_to_string(dir.path().join("out/similarity.csv")).unwrap();
+    let similarity = std::fs::read_to_string(dir.path().join("out/grades.similarity.csv")).unwrap();
     for (what, text) in [
         ("JSON", String::from_utf8_lossy(&out.stdout).into_owned()),
         ("table", table),
         ("grades.csv", csv),
-        ("similarity.csv", similarity),
+        ("grades.similarity.csv", similarity),
         ("stderr", String::from_utf8_lossy(&out.stderr).into_owned()),
     ] {
         for leak in ["SECRET_FIRST_LINE", "exam-answers", "grading-key"] {
@@ -462,7 +462,8 @@ fn hostile_names_are_escaped_on_the_terminal_and_neutralised_in_the_csv() {
         "{:?}",
         rows["q\\x1b[31mred"]
     );
-    let mut similarity = csv::Reader::from_path(dir.path().join("out/similarity.csv")).unwrap();
+    let mut similarity =
+        csv::Reader::from_path(dir.path().join("out/grades.similarity.csv")).unwrap();
     let pairs: Vec<csv::StringRecord> = similarity.records().map(Result::unwrap).collect();
     assert_eq!(pairs.len(), 1, "{pairs:?}");
     let mut names = [pairs[0][0].to_string(), pairs[0][1].to_string()];

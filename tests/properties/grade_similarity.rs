@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sudojudge::grade::similarity::{compare, Settings, SourceFile};
+use sudojudge::grade::similarity::{analyse, compare, Flag, Settings, SourceFile};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -98,7 +98,13 @@ fn disguised_copies_are_flagged_and_independent_solutions_are_not() {
     let independent = independent();
     assert!(independent.len() >= 6, "the packages' accepted solutions");
     files.extend(independent);
-    let pairs = compare(&files, &[], &Settings::default());
+    let all = compare(&files, &[], &Settings::default());
+    // This set mixes problems, so it is no class: only the fixed threshold is asserted here
+    // (the class's distribution is `a_partial_copy_stands_out_of_its_class_under_the_threshold`).
+    let pairs: Vec<_> = all
+        .into_iter()
+        .filter(|p| p.flag == Flag::Threshold)
+        .collect();
     let expected: Vec<(String, String)> = [
         ("copies/original.cpp", "copies/padded.cpp"),
         ("copies/original.cpp", "copies/renamed.cpp"),
@@ -185,4 +191,81 @@ fn a_hundred_files_compare_in_well_under_a_second() {
     let took = started.elapsed();
     assert!(!pairs.is_empty());
     assert!(took.as_millis() < 1000, "{took:?}");
+}
+
+/// A class of binary-sudoku in C, C++ and Rust: the packages' solutions of every verdict and
+/// the judge fixture, written independently (at most 29% alike, most pairs 0%), and
+/// `partial.cpp`, a student who took a classmate's reading and table code (`row_dp.c`, other
+/// names) and wrote their own search: 41%, under the 50% threshold, far above the class.
+fn binary_sudoku_class() -> Vec<SourceFile> {
+    let mut files = Vec::new();
+    for folder in ["accepted", "wrong_answer", "time_limit_exceeded"] {
+        let dir = root()
+            .join("problems/binary-sudoku/submissions")
+            .join(folder);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if matches!(language(&path), Some("c" | "cpp" | "rust")) {
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                files.push(source(name, &path));
+            }
+        }
+    }
+    for rel in [
+        "tests/fixtures/binary-sudoku/ac.c",
+        "tests/fixtures/grade/copies/original.cpp",
+        "tests/fixtures/grade/partial/partial.cpp",
+    ] {
+        let path = root().join(rel);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        files.push(source(name, &path));
+    }
+    files.sort_by(|a, b| a.student.cmp(&b.student));
+    files
+}
+
+#[test]
+fn a_partial_copy_stands_out_of_its_class_under_the_threshold() {
+    let files = binary_sudoku_class();
+    assert!(files.len() >= 8, "{}", files.len());
+    let comparison = analyse(&files, &[], &Settings::default());
+    let d = &comparison.distribution;
+    assert_eq!(
+        d.pairs,
+        files.len() * (files.len() - 1) / 2,
+        "C, C++, Rust: one group"
+    );
+    assert_eq!(d.histogram.iter().sum::<usize>(), d.pairs);
+    let bound = d.bound.expect("enough pairs for a distribution");
+    assert_eq!(
+        comparison.pairs.len(),
+        1,
+        "only the partial copy: {:#?} {d:?}",
+        comparison.pairs
+    );
+    let p = &comparison.pairs[0];
+    assert_eq!(
+        (p.student_a.as_str(), p.student_b.as_str()),
+        ("partial.cpp", "row_dp.c")
+    );
+    assert_eq!(p.flag, Flag::Class);
+    assert_eq!(p.language, "cpp/c");
+    assert!(p.similarity < 50.0 && p.similarity > bound, "{p:?} {d:?}");
+    assert!(!p.lines_a.is_empty() && !p.lines_b.is_empty());
+}
+
+#[test]
+fn a_c_file_renamed_cpp_is_the_same_tokens() {
+    let c = root().join("problems/binary-sudoku/submissions/accepted/row_dp.c");
+    let mut files = vec![source("alice".into(), &c), source("mallory".into(), &c)];
+    files[1].language = "cpp".into();
+    files[1].file = "mallory.cpp".into();
+    let pairs = compare(&files, &[], &Settings::default());
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(pairs[0].similarity, 100.0);
+    assert_eq!(pairs[0].language, "c/cpp");
+    // Python is compared with Python only.
+    files[1].language = "python".into();
+    let d = analyse(&files, &[], &Settings::default()).distribution;
+    assert_eq!(d.pairs, 0);
 }

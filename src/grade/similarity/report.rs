@@ -1,10 +1,13 @@
 //! Comparing a class's sources pairwise by their winnowed fingerprints: the pairs whose
-//! shared fingerprints reach the threshold, most similar first, with the matching lines.
+//! shared fingerprints reach the threshold or stand out of the class's distribution, most
+//! similar first, with the matching lines. C, C++ and Rust share a normaliser and are
+//! compared with each other (a `.c` renamed `.cpp` is the same tokens); Python with Python.
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::distribution::Distribution;
 use super::normalise::{normalise, Family};
 use super::winnow::{fingerprints, Params};
 
@@ -15,7 +18,8 @@ pub struct SourceFile {
     pub student: String,
     /// The file, as shown.
     pub file: String,
-    /// Language id: only sources of the same language are compared.
+    /// Language id: sources of the same language group are compared (C, C++ and Rust are
+    /// one group, Python another).
     pub language: String,
     /// The source text.
     pub text: String,
@@ -46,6 +50,16 @@ impl Default for Settings {
     }
 }
 
+/// Why a pair is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    /// At or above the fixed threshold.
+    Threshold,
+    /// Under the threshold, but above the class's median + 3 MAD.
+    Class,
+}
+
 /// A pair of similar sources.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pair {
@@ -57,8 +71,10 @@ pub struct Pair {
     pub student_b: String,
     /// The second student's file.
     pub file_b: String,
-    /// Their language.
+    /// Their language (`c/cpp` when the two differ).
     pub language: String,
+    /// Why it is reported: the threshold, or the class's distribution.
+    pub flag: Flag,
     /// Shared fingerprints over the fingerprints of the smaller of the two, in percent:
     /// a copy padded with extra code still scores high.
     pub similarity: f64,
@@ -114,7 +130,30 @@ fn percent(part: usize, whole: usize) -> f64 {
     }
 }
 
-fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), settings: &Settings) -> Option<Pair> {
+/// The language group of a language id: sources of one group are compared.
+fn group(language: &str) -> Family {
+    match Family::of(language) {
+        Family::Python => Family::Python,
+        Family::C | Family::Rust => Family::C,
+    }
+}
+
+/// The number of fingerprints two sources share, and their similarity.
+fn score(pa: &Prints, pb: &Prints) -> (usize, f64) {
+    let (small, large) = if pa.by_hash.len() <= pb.by_hash.len() {
+        (pa, pb)
+    } else {
+        (pb, pa)
+    };
+    let shared = small
+        .by_hash
+        .keys()
+        .filter(|h| large.by_hash.contains_key(h))
+        .count();
+    (shared, percent(shared, small.by_hash.len()))
+}
+
+fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), flag: Flag) -> Pair {
     let (fa, pa) = a;
     let (fb, pb) = b;
     let shared: Vec<u64> = pa
@@ -125,9 +164,6 @@ fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), settings: &Setting
         .collect();
     let (na, nb) = (pa.by_hash.len(), pb.by_hash.len());
     let similarity = percent(shared.len(), na.min(nb));
-    if shared.len() < settings.min_shared.max(1) || similarity < settings.threshold_percent {
-        return None;
-    }
     let lines = |p: &Prints| {
         merge_ranges(
             shared
@@ -136,31 +172,51 @@ fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), settings: &Setting
                 .collect(),
         )
     };
-    Some(Pair {
+    Pair {
         student_a: fa.student.clone(),
         file_a: fa.file.clone(),
         student_b: fb.student.clone(),
         file_b: fb.file.clone(),
-        language: fa.language.clone(),
+        language: if fa.language == fb.language {
+            fa.language.clone()
+        } else {
+            format!("{}/{}", fa.language, fb.language)
+        },
+        flag,
         similarity,
         share_a: percent(shared.len(), na),
         share_b: percent(shared.len(), nb),
         shared: shared.len(),
         lines_a: lines(pa),
         lines_b: lines(pb),
-    })
+    }
 }
 
-/// Every pair of `files` of the same language at or above the threshold, most similar first.
-/// `base` holds the code handed out to the class (with its language): fingerprints found in
-/// it never count, in any file. Files from `--against` folders are compared with the class
-/// only.
+/// The reported pairs and the distribution of all compared pairs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The pairs at or above the threshold, or standing out of the class, most similar
+    /// first (each with at least [`Settings::min_shared`] shared fingerprints).
+    pub pairs: Vec<Pair>,
+    /// The similarity of every compared pair, summarised.
+    pub distribution: Distribution,
+}
+
+/// [`analyse`]'s pairs alone.
 pub fn compare(files: &[SourceFile], base: &[(String, String)], settings: &Settings) -> Vec<Pair> {
+    analyse(files, base, settings).pairs
+}
+
+/// Compares every pair of `files` of the same language group (C, C++, Rust; Python) and
+/// reports those at or above the threshold or above the class's median + 3 MAD, most similar
+/// first. `base` holds the code handed out to the class (with its language): fingerprints
+/// found in it never count, in any file. Files from `--against` folders are compared with
+/// the class only.
+pub fn analyse(files: &[SourceFile], base: &[(String, String)], settings: &Settings) -> Comparison {
     let mut base_hashes: HashMap<Family, HashSet<u64>> = HashMap::new();
     for (language, text) in base {
-        let family = Family::of(language);
-        let tokens = normalise(text, family);
-        base_hashes.entry(family).or_default().extend(
+        let tokens = normalise(text, Family::of(language));
+        base_hashes.entry(group(language)).or_default().extend(
             fingerprints(&tokens, settings.params)
                 .iter()
                 .map(|f| f.hash),
@@ -170,30 +226,47 @@ pub fn compare(files: &[SourceFile], base: &[(String, String)], settings: &Setti
     let all: Vec<Prints> = files
         .iter()
         .map(|f| {
-            let base = base_hashes.get(&Family::of(&f.language)).unwrap_or(&empty);
+            let base = base_hashes.get(&group(&f.language)).unwrap_or(&empty);
             prints(&f.text, &f.language, settings.params, base)
         })
         .collect();
-    let mut pairs = Vec::new();
+    let groups: Vec<Family> = files.iter().map(|f| group(&f.language)).collect();
+    let mut scored = Vec::new();
     for i in 0..files.len() {
         for j in i + 1..files.len() {
-            let (a, b) = (&files[i], &files[j]);
-            if a.language != b.language || (a.against && b.against) {
+            if groups[i] != groups[j] || (files[i].against && files[j].against) {
                 continue;
             }
             // The class's student comes first.
-            let (x, y) = if a.against { (j, i) } else { (i, j) };
-            if let Some(p) = pair((&files[x], &all[x]), (&files[y], &all[y]), settings) {
-                pairs.push(p);
-            }
+            let (x, y) = if files[i].against { (j, i) } else { (i, j) };
+            let (shared, similarity) = score(&all[x], &all[y]);
+            scored.push((x, y, shared, similarity));
         }
     }
+    let distribution = Distribution::of(&scored.iter().map(|s| s.3).collect::<Vec<_>>());
+    let mut pairs: Vec<Pair> = scored
+        .into_iter()
+        .filter(|&(_, _, shared, _)| shared >= settings.min_shared.max(1))
+        .filter_map(|(x, y, _, similarity)| {
+            let flag = if similarity >= settings.threshold_percent {
+                Flag::Threshold
+            } else if distribution.stands_out(similarity) {
+                Flag::Class
+            } else {
+                return None;
+            };
+            Some(pair((&files[x], &all[x]), (&files[y], &all[y]), flag))
+        })
+        .collect();
     pairs.sort_by(|a, b| {
         b.similarity
             .total_cmp(&a.similarity)
             .then_with(|| (&a.student_a, &a.student_b).cmp(&(&b.student_a, &b.student_b)))
     });
-    pairs
+    Comparison {
+        pairs,
+        distribution,
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,20 @@ pub enum GenError {
         /// The kind's profiles, comma-separated.
         known: String,
     },
+    /// `data/secret/` holds tests that this generator would not write (made or edited by
+    /// hand); replacing them takes `--force`.
+    #[error(
+        "{} holds {} test file(s) gen did not make ({}): not replaced (--force replaces them)",
+        dir.display(),
+        files.len(),
+        files.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+    )]
+    HandMade {
+        /// The folder.
+        dir: PathBuf,
+        /// The `.in`/`.ans` files that differ from, or are not among, the generated ones.
+        files: Vec<String>,
+    },
     /// Writing `data/secret/` failed.
     #[error("cannot write {}", path.display())]
     Write {
@@ -95,14 +109,77 @@ pub fn generate(
     }
 }
 
+/// The `.in`/`.ans` files of `dir` that `cases` would not write byte for byte: tests made or
+/// edited by hand (a regeneration of gen's own output finds none, since the seeds are fixed).
+pub fn hand_made(dir: &Path, cases: &[GeneratedCase]) -> Result<Vec<String>, GenError> {
+    let read_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| GenError::Write { path, source }
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(read_err(dir)(e)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(read_err(dir))?.path();
+        let (Some(stem), Some(ext)) = (
+            path.file_stem().and_then(|s| s.to_str()),
+            path.extension().and_then(|e| e.to_str()),
+        ) else {
+            continue;
+        };
+        if !matches!(ext, "in" | "ans") {
+            continue;
+        }
+        let wanted = cases.iter().find(|c| c.name == stem).map(|c| match ext {
+            "in" => c.input.as_slice(),
+            _ => c.answer.as_slice(),
+        });
+        // A file of the same name is read only up to the generated size plus one byte.
+        let same = match wanted {
+            Some(bytes) => {
+                use std::io::Read;
+                let mut current = Vec::new();
+                std::fs::File::open(&path)
+                    .and_then(|f| f.take(bytes.len() as u64 + 1).read_to_end(&mut current))
+                    .map_err(read_err(&path))?;
+                current == bytes
+            }
+            None => false,
+        };
+        if !same {
+            found.push(
+                path.file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            );
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 /// Replaces `data/secret/` of `problem` with `cases`: old `.in`/`.ans` files are removed first
-/// so a renamed case leaves nothing stale behind. Other files are left alone.
-pub fn write_secret(problem: &Problem, cases: &[GeneratedCase]) -> Result<PathBuf, GenError> {
+/// so a renamed case leaves nothing stale behind. Other files are left alone. Without `force`,
+/// a folder holding tests gen would not write (see [`hand_made`]) is left untouched and
+/// refused.
+pub fn write_secret(
+    problem: &Problem,
+    cases: &[GeneratedCase],
+    force: bool,
+) -> Result<PathBuf, GenError> {
     let dir = problem.dir.join("data").join("secret");
     let write_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| GenError::Write { path, source }
     };
+    if !force {
+        let files = hand_made(&dir, cases)?;
+        if !files.is_empty() {
+            return Err(GenError::HandMade { dir, files });
+        }
+    }
     std::fs::create_dir_all(&dir).map_err(write_err(&dir))?;
     for entry in std::fs::read_dir(&dir).map_err(write_err(&dir))? {
         let path = entry.map_err(write_err(&dir))?.path();

@@ -62,7 +62,8 @@ fn stretch(o: &Outcome) -> String {
 }
 
 /// The table: one row per solution (expected, got, slowest time against the limit, largest
-/// memory, tests run), then every failure in full.
+/// memory, tests run of the problem's: judging stops at the first failure), then every
+/// failure in full.
 pub fn render_table(summary: &Summary) -> String {
     let mut out = String::new();
     let rows: Vec<[String; 7]> = summary
@@ -86,7 +87,7 @@ pub fn render_table(summary: &Summary) -> String {
         "got",
         "time/limit ms",
         "memory KiB",
-        "tests",
+        "tests run",
         "result",
     ];
     let mut widths = header.map(str::len);

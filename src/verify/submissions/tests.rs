@@ -298,6 +298,12 @@ fn every_promise_kept_passes() {
     assert_eq!(outcome(&summary, "accepted/echo.c").tests_run, 3);
     let table = render_table(&summary);
     assert!(table.contains("p/time_limit_exceeded/slow.c"), "{table}");
+    // `tests run` (1 of 3), never a bare `tests` that `grade` would read as passed.
+    assert!(
+        table.lines().next().unwrap().contains("  tests run  "),
+        "{table}"
+    );
+    assert!(table.contains("   1/3  "), "{table}");
     assert!(
         table.contains("5 solutions: 5 as expected, 0 not"),
         "{table}"
