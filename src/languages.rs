@@ -416,7 +416,7 @@ mod tests {
         // gcc's rule: `.C` is C++, `.c` is C.
         assert_eq!(
             t.guess(Path::new("Main.C")).map(|l| l.id.as_str()),
-            Some("cpp")
+            Some("cpp17")
         );
         assert_eq!(
             t.guess(Path::new("x.rs")).map(|l| l.id.as_str()),

@@ -28,7 +28,7 @@ pub(super) const QUEUED_BY_OWNER: &str =
      WHERE s.status = 'queued' GROUP BY u.name ORDER BY n DESC, u.name LIMIT $1";
 
 /// Submissions newest first, without sources or tests: bind problem, before, owner, user,
-/// verdict, limit (`CAST` gives PostgreSQL the type of a parameter that may be `NULL`).
+/// verdict, contest, limit (`CAST` gives PostgreSQL the type of a parameter that may be `NULL`).
 pub(super) const LIST_FILTERED: &str =
     "SELECT s.id, s.problem, s.language, NULL AS source, s.status, s.verdict, s.score,
             s.time_ms, s.memory_kib, s.compile_ok, s.compile_log, s.message, s.degraded,
@@ -40,7 +40,8 @@ pub(super) const LIST_FILTERED: &str =
        AND (CAST($3 AS BIGINT) IS NULL OR s.user_id = $3)
        AND (CAST($4 AS TEXT) IS NULL OR u.name = $4)
        AND (CAST($5 AS TEXT) IS NULL OR s.verdict = $5)
-     ORDER BY s.id DESC LIMIT $6";
+       AND (CAST($6 AS TEXT) IS NULL OR s.contest = $6)
+     ORDER BY s.id DESC LIMIT $7";
 
 /// Submissions as the server, the pages and the commands read them back.
 pub trait SubmissionReads: Send + Sync + 'static {
