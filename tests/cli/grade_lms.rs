@@ -157,7 +157,10 @@ fn moodle_and_canvas_zips_make_one_gradebook_each_and_flag_the_copies() {
     );
     let students = json["problems"][0]["students"].as_array().unwrap();
     let bo = students.iter().find(|s| s["student"] == "Bo Chen").unwrap();
-    assert_eq!(bo["language"], "cpp", "`.C` is C++");
+    assert_eq!(
+        bo["language"], "cpp17",
+        "`.C` is C++ (C++17, what `cpp` names)"
+    );
     // The renamed copy (c/cpp) and the partial copy standing out of its class.
     let pairs = json["problems"][0]["similarity"].as_array().unwrap();
     let names: Vec<(String, String, String)> = pairs
