@@ -121,5 +121,5 @@ async fn a_contests_submissions_own_for_contestants_all_for_the_jury() {
         "{page}"
     );
     let (_, _, page) = get(&boss, d, &format!("/submissions/{bob_ac}")).await;
-    assert!(page.contains("<dd>C (gcc, C17)</dd>"), "{page}");
+    assert!(page.contains("<dd>C17 (gcc, GNU C17)</dd>"), "{page}");
 }
