@@ -218,7 +218,7 @@ struct DetailPage {
     truncated: bool,
     /// The contest's id and title (linked), when submitted to one.
     contest: Option<(String, String)>,
-    /// The language's name as the config gives it (`C (gcc, C17)`), else its id.
+    /// The language's name as the config gives it (`C17 (gcc, GNU C17)`), else its id.
     language_name: String,
 }
 
