@@ -99,20 +99,15 @@ pub async fn list(
         submissions::list_filtered(&state, &caller, owner, &wanted, PAGE_ROWS, filter.before)
             .await
             .map_err(|e| WebError::api(&nav, e))?;
-    let rows: Vec<Row> = found.iter().map(Row::of).collect();
-    let older = (rows.len() == PAGE_ROWS as usize)
-        .then(|| rows.last().map(|r| r.id))
-        .flatten()
-        .map(|before| {
-            let q = serde_urlencoded::to_string([
-                ("user", filter.user.as_str()),
-                ("label", filter.label.as_str()),
-                ("verdict", filter.verdict.as_str()),
-                ("before", &before.to_string()),
-            ])
-            .unwrap_or_default();
-            format!("{here}?{q}")
-        });
+    let (rows, older) = super::submissions::page_rows(
+        &found,
+        &here,
+        [
+            ("user", filter.user.as_str()),
+            ("label", filter.label.as_str()),
+            ("verdict", filter.verdict.as_str()),
+        ],
+    );
     let labels = if v.problems_visible {
         contest
             .problems

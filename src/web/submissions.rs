@@ -57,6 +57,27 @@ pub struct Row {
     pub memory: String,
 }
 
+/// One page of a submissions list as rows, and the link to the next older page with the
+/// list's own filters kept: the submissions list and a contest's share it.
+pub(super) fn page_rows(
+    found: &[Submission],
+    path: &str,
+    filters: [(&str, &str); 3],
+) -> (Vec<Row>, Option<String>) {
+    let rows: Vec<Row> = found.iter().map(Row::of).collect();
+    let older = (rows.len() == PAGE_ROWS as usize)
+        .then(|| rows.last().map(|r| r.id))
+        .flatten()
+        .map(|before| {
+            let before = before.to_string();
+            let mut pairs = filters.to_vec();
+            pairs.push(("before", &before));
+            let q = serde_urlencoded::to_string(pairs).unwrap_or_default();
+            format!("{path}?{q}")
+        });
+    (rows, older)
+}
+
 impl Row {
     /// The row of a (redacted) submission.
     pub fn of(s: &Submission) -> Row {
@@ -146,20 +167,15 @@ pub async fn list(
         submissions::list_filtered(&state, &caller, owner, &wanted, PAGE_ROWS, filter.before)
             .await
             .map_err(|e| WebError::api(&nav, e))?;
-    let rows: Vec<Row> = found.iter().map(Row::of).collect();
-    let older = (rows.len() == PAGE_ROWS as usize)
-        .then(|| rows.last().map(|r| r.id))
-        .flatten()
-        .map(|before| {
-            let q = serde_urlencoded::to_string([
-                ("user", filter.user.as_str()),
-                ("problem", filter.problem.as_str()),
-                ("verdict", filter.verdict.as_str()),
-                ("before", &before.to_string()),
-            ])
-            .unwrap_or_default();
-            format!("/submissions?{q}")
-        });
+    let (rows, older) = page_rows(
+        &found,
+        "/submissions",
+        [
+            ("user", filter.user.as_str()),
+            ("problem", filter.problem.as_str()),
+            ("verdict", filter.verdict.as_str()),
+        ],
+    );
     let clocks = super::clock::ClockBar::running(&state, &caller).await;
     Ok(render(&ListPage {
         clocks,
