@@ -7,6 +7,27 @@
 
 use std::fmt;
 
+/// Longest roster group name, in characters (all ASCII).
+pub const MAX_GROUP_LEN: usize = 32;
+
+/// Checks a roster group's name (`class-7b`): 1 to [`MAX_GROUP_LEN`] of `a-z 0-9 _ - .`, so
+/// a contest file's `"group:NAME"` and a roster's `group` column follow one rule.
+pub fn check_group(group: &str) -> Result<(), String> {
+    let ok = !group.is_empty()
+        && group.len() <= MAX_GROUP_LEN
+        && group
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_-.".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "group {:?}: a group is 1 to {MAX_GROUP_LEN} of a-z, 0-9, _ - .",
+            group.chars().take(64).collect::<String>()
+        ))
+    }
+}
+
 /// A name that breaks the rules above, and which rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid user name {name:?}: {why}")]

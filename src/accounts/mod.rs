@@ -38,6 +38,9 @@ pub enum AccountError {
     /// A display name too long or with control characters.
     #[error("{0}")]
     BadDisplayName(String),
+    /// A roster's group name that breaks the naming rule.
+    #[error("{0}")]
+    BadGroup(String),
     /// A role name that is neither `admin` nor `contestant`.
     #[error("unknown role {0:?}; roles: admin, contestant")]
     BadRole(String),

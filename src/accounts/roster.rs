@@ -1,8 +1,10 @@
 //! Display names and class rosters: the checks `sudojudge user add|import` and the admin web
 //! page share, so both refuse the same rows with the same words.
 //!
-//! A roster is CSV of `name,display name` rows; a first row whose first field is `name` is a
-//! header, blank rows are skipped. Every bad row is reported with its line and nothing is
+//! A roster is CSV of `name,display name,group` rows (the display name and the group may be
+//! left out; a group links the user to the contests whose `participants` list
+//! `"group:NAME"`); a first row whose first field is `name` is a header, blank rows are
+//! skipped. Every bad row is reported with its line and nothing is
 //! created (the caller writes all rows in one transaction).
 
 use super::{password, AccountError, Role, UserName};
@@ -27,6 +29,17 @@ pub fn display_name(text: Option<&str>) -> Result<String, AccountError> {
     Ok(text)
 }
 
+/// A roster's group, checked ([`crate::user_name::check_group`]); an empty field is no
+/// group.
+pub fn group_name(text: Option<&str>) -> Result<Option<String>, AccountError> {
+    let text = text.unwrap_or_default().trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    crate::user_name::check_group(text).map_err(AccountError::BadGroup)?;
+    Ok(Some(text.to_string()))
+}
+
 /// One roster row, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RosterRow {
@@ -34,6 +47,8 @@ pub struct RosterRow {
     pub name: UserName,
     /// The display name (may be empty).
     pub display_name: String,
+    /// The group (`class-7b`), if the roster gives one.
+    pub group: Option<String>,
 }
 
 /// Why a roster was refused; nothing was created.
@@ -98,16 +113,20 @@ pub fn parse(mut input: impl std::io::Read) -> Result<Vec<RosterRow>, RosterErro
         }
         let parsed = UserName::parse(name)
             .map_err(AccountError::from)
-            .and_then(|n| Ok((n, display_name(record.get(1))?)));
+            .and_then(|n| Ok((n, display_name(record.get(1))?, group_name(record.get(2))?)));
         match parsed {
-            Ok((name, display_name)) => match first_line.get(&name) {
+            Ok((name, display_name, group)) => match first_line.get(&name) {
                 Some(first) => errors.push(format!(
                     "line {line}: user {:?} is given twice (first on line {first})",
                     name.as_str()
                 )),
                 None => {
                     first_line.insert(name.clone(), line);
-                    rows.push(RosterRow { name, display_name });
+                    rows.push(RosterRow {
+                        name,
+                        display_name,
+                        group,
+                    });
                 }
             },
             Err(e) => errors.push(format!("line {line}: {e}")),
@@ -173,5 +192,32 @@ mod tests {
         );
         assert!(display_name(Some(&"x".repeat(101))).is_err());
         assert_eq!(display_name(None).unwrap(), "");
+    }
+
+    #[test]
+    fn the_group_column() {
+        let rows = parse(
+            "name,display_name,group
+ann,Ann,class-7b
+bob,Bob
+cy,, 7a 
+"
+            .as_bytes(),
+        )
+        .unwrap();
+        let groups: Vec<_> = rows.iter().map(|r| r.group.as_deref()).collect();
+        assert_eq!(groups, [Some("class-7b"), None, Some("7a")]);
+        let err = parse(
+            "ann,Ann,Class 7B
+bob,Bob,ok
+"
+            .as_bytes(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("line 1: group \"Class 7B\""),
+            "{err}"
+        );
+        assert!(group_name(Some(&"g".repeat(33))).is_err());
     }
 }

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use sudojudge::accounts::{password, roster, Role, Token, UserName};
 use sudojudge::config::Config;
-use sudojudge::store::{AccountStore, Lease, Location, NewUser, Store, StoreError, TokenKind};
+use sudojudge::store::{
+    AccountStore, GroupStore, Lease, Location, NewUser, Store, StoreError, TokenKind,
+};
 
 /// Arguments of `sudojudge user`.
 #[derive(Debug, clap::Args)]
@@ -37,8 +39,10 @@ pub enum Action {
         #[arg(long)]
         password_stdin: bool,
     },
-    /// Create contestants from a CSV of `name,display name` rows (a first row starting with
-    /// `name` is a header); writes `name,display_name,password` to --output. All or nothing.
+    /// Create contestants from a CSV of `name,display name,group` rows (display name and
+    /// group optional; a first row starting with `name` is a header; a group links the users
+    /// to contests listing `"group:NAME"`); writes `name,display_name,password` to --output.
+    /// All or nothing.
     Import {
         /// The roster CSV.
         roster: PathBuf,
@@ -200,6 +204,10 @@ async fn import(store: &Store, roster: &Path, output: Option<PathBuf>) -> anyhow
     let rows = read_roster(roster)?;
     let output = output.unwrap_or_else(|| passwords_path(roster));
     let made = roster::with_passwords(rows)?;
+    let groups: Vec<(String, String)> = made
+        .iter()
+        .filter_map(|m| Some((m.row.name.to_string(), m.row.group.clone()?)))
+        .collect();
     let mut users = Vec::with_capacity(made.len());
     let mut lines = csv::Writer::from_writer(Vec::new());
     lines.write_record(["name", "display_name", "password"])?;
@@ -220,6 +228,16 @@ async fn import(store: &Store, roster: &Path, output: Option<PathBuf>) -> anyhow
     if let Err(e) = store.add_users(&users).await {
         let _ = std::fs::remove_file(&tmp);
         return Err(duplicate_or(e));
+    }
+    if !groups.is_empty() {
+        if let Err(e) = store.set_groups(&groups).await {
+            // The users exist: their passwords must still reach the host.
+            let _ = std::fs::rename(&tmp, &output);
+            return Err(anyhow::anyhow!(
+                "the users were created (passwords in {}) but not put in their groups: {e}",
+                output.display()
+            ));
+        }
     }
     std::fs::rename(&tmp, &output)
         .with_context(|| format!("moving {} to {}", tmp.display(), output.display()))?;

@@ -93,8 +93,11 @@ pub struct Contest {
     pub timing: Timing,
     /// The problems in label order as written.
     pub problems: Vec<ContestProblem>,
-    /// Who may take part.
+    /// Who may take part (by name; see also `groups`).
     pub participants: Participants,
+    /// The roster groups whose members take part too (`"group:class-7b"` entries of
+    /// `participants`; the members are the store's).
+    pub groups: BTreeSet<String>,
     /// ICPC: the board freezes for this last part of the contest (zero: no freeze).
     pub freeze: SignedDuration,
     /// The per-user submission rate, if limited.
@@ -196,7 +199,7 @@ impl Contest {
         }
         let freeze = freeze(raw.freeze_minutes, format, &timing, &invalid)?;
         let problems = problems(&raw.problems, &invalid)?;
-        let participants = participants(raw.participants.as_ref(), &invalid)?;
+        let (participants, groups) = participants(raw.participants.as_ref(), &invalid)?;
         let rate = match raw.rate {
             None => None,
             Some(r) => Some(rate(&r, &invalid)?),
@@ -210,11 +213,18 @@ impl Contest {
             timing,
             problems,
             participants,
+            groups,
             freeze,
             rate,
             public_board: raw.public_board,
             path: file,
         })
+    }
+
+    /// Whether `user`, in roster group `group` (if any), may take part: listed by name, in
+    /// a listed group, or the contest is open to anyone.
+    pub fn admits(&self, user: &str, group: Option<&str>) -> bool {
+        self.participants.admits(user) || group.is_some_and(|g| self.groups.contains(g))
     }
 
     /// The problem a label or a problem id names in this contest (submissions may use
@@ -431,35 +441,51 @@ fn problems(raw: &[RawProblem], invalid: &Invalid) -> Result<Vec<ContestProblem>
     Ok(out)
 }
 
+/// The `participants` key: `"anyone"`, or a list of user names and `"group:NAME"` entries
+/// (roster groups), mixed.
 fn participants(
     raw: Option<&toml::Value>,
     invalid: &Invalid,
-) -> Result<Participants, ContestError> {
+) -> Result<(Participants, BTreeSet<String>), ContestError> {
     const KEY: &str = "participants";
     let list = match raw {
-        None => return Ok(Participants::Anyone),
-        Some(toml::Value::String(s)) if s == "anyone" => return Ok(Participants::Anyone),
+        None => return Ok((Participants::Anyone, BTreeSet::new())),
+        Some(toml::Value::String(s)) if s == "anyone" => {
+            return Ok((Participants::Anyone, BTreeSet::new()))
+        }
         Some(toml::Value::Array(list)) => list,
         Some(_) => {
             return Err(invalid(
                 KEY,
-                "expected \"anyone\" or a list of user names".into(),
+                "expected \"anyone\" or a list of user names and \"group:NAME\" entries".into(),
             ))
         }
     };
     let mut users = BTreeSet::new();
+    let mut groups = BTreeSet::new();
     for (i, user) in list.iter().enumerate() {
         let key = format!("{KEY}[{i}]");
         let Some(name) = user.as_str() else {
-            return Err(invalid(&key, "expected a user name".into()));
+            return Err(invalid(
+                &key,
+                "expected a user name or \"group:NAME\"".into(),
+            ));
         };
+        if let Some(group) = name.strip_prefix("group:") {
+            // A roster's own rule, so a group no roster can give is caught here.
+            crate::user_name::check_group(group).map_err(|e| invalid(&key, e))?;
+            if !groups.insert(group.to_string()) {
+                return Err(invalid(&key, format!("{name:?} is listed twice")));
+            }
+            continue;
+        }
         // The accounts' own rule, so a name no account can have is caught here.
         UserName::parse(name).map_err(|e| invalid(&key, e.to_string()))?;
         if !users.insert(name.to_string()) {
             return Err(invalid(&key, format!("{name:?} is listed twice")));
         }
     }
-    Ok(Participants::Listed(users))
+    Ok((Participants::Listed(users), groups))
 }
 
 fn rate(raw: &RawRate, invalid: &Invalid) -> Result<Rate, ContestError> {

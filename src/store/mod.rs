@@ -25,6 +25,9 @@
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
 //! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
+//! - [`groups`]: [`GroupStore`], roster groups (contests listing `group:NAME`), and a
+//!   contest's counters row made before its first board.
+//! - [`notices`]: [`NoticeStore`], the clarifications a page's live banners announce.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
 pub mod accounts;
@@ -34,11 +37,13 @@ mod contest_languages;
 mod contest_rows;
 pub mod contests;
 pub mod gauges;
+pub mod groups;
 pub mod lease;
 pub mod location;
 pub mod model;
 pub mod node_data;
 pub mod nodes;
+pub mod notices;
 pub mod owner;
 pub mod postgres;
 pub mod queue;
@@ -57,6 +62,7 @@ pub use contests::{
 };
 pub use gauges::Gauges;
 pub use gauges::IN_QUEUE;
+pub use groups::{GroupStore, Grouping};
 pub use lease::{Lease, DEFAULT_LEASE};
 pub use location::Location;
 pub use model::{
@@ -65,6 +71,7 @@ pub use model::{
 };
 pub use node_data::{unclaimable, NodeData, QueuedGroup};
 pub use nodes::{Node, NodeKind, NodeRegistration, NodeStore};
+pub use notices::{NoticeReader, NoticeRow, NoticeStore};
 pub use owner::DatabaseOwner;
 pub use postgres::PgStore;
 pub use queue::Queue;

@@ -177,6 +177,17 @@ async fn create(
     if let Err(e) = users::add(state, caller, &users).await {
         return store_refusal(e);
     }
+    let groups: Vec<(String, String)> = made
+        .iter()
+        .filter_map(|m| Some((m.row.name.to_string(), m.row.group.clone()?)))
+        .collect();
+    if !groups.is_empty() {
+        if let Err(e) = users::set_groups(state, caller, &groups).await {
+            return refused(format!(
+                "the users were created but not put in their groups: {e}"
+            ));
+        }
+    }
     Outcome {
         notice: Some(format!("created {} {}(s)", made.len(), role.as_str())),
         created: made
@@ -200,6 +211,7 @@ pub async fn add(
             Ok(roster::RosterRow {
                 name,
                 display_name: roster::display_name(Some(&f.display_name))?,
+                group: None,
             })
         });
     let outcome = match row {

@@ -7,6 +7,7 @@ use crate::accounts::{access, Caller, Decision};
 use crate::server::services::contests::front::{self, Stage};
 use crate::server::AppState;
 
+use super::notices::NoticeBar;
 use super::page::fmt;
 
 /// The clock bar of one contest (`templates/clock.html`).
@@ -32,6 +33,11 @@ pub struct ClockBar {
     pub frozen: bool,
     /// The caller is the jury (sees the whole board while the public one is frozen).
     pub jury: bool,
+    /// Where the title leads: the contest page, or for a spectator who may not read it, the
+    /// public board.
+    pub href: String,
+    /// The live notice strip of the contest's pages (`None` for a spectator).
+    pub notices: Option<NoticeBar>,
 }
 
 /// Clock bars shown at most on a page that is not one contest's.
@@ -66,7 +72,14 @@ impl ClockBar {
                 return None;
             }
         };
+        let href = if access::read_contest(caller) == Decision::Allow {
+            format!("/contests/{}", k.id)
+        } else {
+            format!("/contests/{}/scoreboard", k.id)
+        };
         Some(ClockBar {
+            notices: NoticeBar::of(state, caller, &k.id),
+            href,
             over: k.stage == Stage::Past,
             upcoming: k.stage == Stage::Upcoming,
             text: k.seconds.map(fmt::hms).unwrap_or_default(),

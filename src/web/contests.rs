@@ -18,6 +18,7 @@ use crate::server::services::contests::view::{self, db_time, ContestView};
 use crate::server::{ApiError, AppState};
 
 use super::clock::ClockBar;
+use super::notices::NoticeBar;
 use super::page::{fmt, render, see_other, Nav, Visitor, WebError, WebResult};
 use super::problems::{submit_source, ContestCrumb, ProblemPage, Target};
 
@@ -71,8 +72,12 @@ fn page_error(nav: &Nav, e: ApiError) -> WebError {
     }
 }
 
-/// Every contest with the caller's clock.
+/// Every contest with the caller's clock (an anonymous visitor: the front page, which lists
+/// the contests for anyone).
 pub async fn list(State(state): State<AppState>, Visitor { caller, nav }: Visitor) -> WebResult {
+    if access::read_contest(&caller) == Decision::Unauthenticated {
+        return Ok(see_other("/"));
+    }
     let summaries = view::list(&state, &caller).map_err(|e| page_error(&nav, e))?;
     let mut contests = Vec::with_capacity(summaries.len());
     for s in summaries {
@@ -140,6 +145,7 @@ struct ContestPage {
     max_chars: usize,
     older: Option<String>,
     error: Option<String>,
+    notices: Option<NoticeBar>,
 }
 
 /// Clarifications per page of the contest page (newest first).
@@ -259,6 +265,7 @@ async fn contest_page(
         max_chars: state.max_question_chars,
         older,
         error,
+        notices: NoticeBar::of(state, caller, id),
         nav,
     }))
 }
@@ -270,6 +277,12 @@ pub async fn show(
     Path(id): Path<String>,
     Query(q): Query<ContestQuery>,
 ) -> WebResult {
+    // A spectator may read a public board, not the contest page: the board it is.
+    if access::read_contest(&caller) == Decision::Unauthenticated
+        && state.contests.get(&id).is_some_and(|c| c.public_board)
+    {
+        return Ok(see_other(&format!("/contests/{id}/scoreboard")));
+    }
     contest_page(&state, &caller, nav, &id, q.before, None).await
 }
 

@@ -14,6 +14,8 @@
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
 //! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
 //! - [`balloons`]: the jury's balloon list with its "delivered" marks.
+//! - [`notices`]: the live notice strip of a contest's pages (answers, announcements; the
+//!   jury's new questions).
 //! - [`clock`]: the contest clock bar at the top of the contest pages.
 //! - [`contest_submissions`]: a contest's submissions (own; the jury's all, filtered).
 //! - [`contests`], [`scoreboard`]: the contest pages over the contest services
@@ -28,6 +30,7 @@ pub mod contests;
 pub mod home;
 pub mod login;
 pub mod markdown;
+pub mod notices;
 pub mod page;
 pub mod problems;
 pub mod scoreboard;
@@ -70,6 +73,7 @@ pub fn routes() -> Router<AppState> {
             post(balloons::mark),
         )
         .route("/contests/{id}/submissions", get(contest_submissions::list))
+        .route("/contests/{id}/notices", get(notices::show))
         .route("/problems", get(problems::list))
         .route("/problems/{id}", get(problems::show))
         .route("/problems/{id}/submit", post(problems::submit))

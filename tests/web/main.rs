@@ -13,6 +13,8 @@ mod web_clocks;
 mod web_contest_day;
 mod web_contest_submissions;
 mod web_front;
+mod web_groups;
 mod web_jury;
 mod web_load;
+mod web_notices;
 mod web_pages;

@@ -6,12 +6,15 @@
 //! once; the old session ends). A
 //! screenshot of each new page goes to `target/screenshots/` (`front`, `public-board`,
 //! `public-board-frozen`, `problem-clock`, `board-clock`, `submissions-clock`,
-//! `contest-submissions`, `jury-board`, `balloons`, `admin-reset`). Not yet covered: live
-//! notices (issue 26, point 5, not built).
+//! `contest-submissions`, `jury-board`, `balloons`, `admin-reset`). Live notices: alice's
+//! problem page shows a banner when the jury answers her question, the jury's board one when
+//! bob asks (`notice-answer`, `notice-question`), each on the same document.
 
 use crate::fixtures::{browser, contests, daemon};
 
 use std::time::Duration;
+
+use serde_json::json;
 
 use browser::Browser;
 use contests::{at, start, T0};
@@ -145,11 +148,85 @@ async fn a_contest_day_for_a_spectator_a_contestant_and_the_jury() {
         );
         b.screenshot(shot).await;
     }
+
+    // alice asks about B from the problem page; the jury answers: a banner on the same
+    // document, linking to the answer on the contest page.
+    b.open(&format!("{base}/contests/day/problems/B")).await;
+    b.client
+        .execute("window.__same_document = 8", vec![])
+        .await
+        .unwrap();
+    let asked = json!({"text": "May the output end with a blank line?", "problem": "B"});
+    let (s, q) = j
+        .post(
+            "/api/contests/day/clarifications",
+            Some(&j.alice),
+            Some(asked),
+        )
+        .await;
+    assert_eq!(s, 201, "{q}");
+    let q = q["id"].as_i64().unwrap();
+    tokio::time::sleep(Duration::from_millis(5500)).await;
+    assert_eq!(
+        b.text("#notices").await,
+        "",
+        "her own question is no notice for her"
+    );
+    let (s, v) = j
+        .post(
+            &format!("/api/contests/day/clarifications/{q}/answer"),
+            Some(&j.boss),
+            Some(json!({"answer": "Yes."})),
+        )
+        .await;
+    assert_eq!(s, 204, "{v}");
+    let banner = b
+        .wait_text("#notices", SOON, |t| {
+            t.contains("The jury answered your question (problem B).")
+        })
+        .await;
+    assert!(banner.contains("Read it"), "{banner}");
+    let same = b
+        .client
+        .execute("return window.__same_document", vec![])
+        .await
+        .unwrap();
+    assert_eq!(same, 8, "the banner came without a reload");
+    b.screenshot("notice-answer").await;
+    b.click_and_load("#notices a").await;
+    assert_eq!(b.path().await, "/contests/day");
+    assert!(b.text(&format!("#c{q}")).await.contains("Yes."));
     b.click_and_load("header form button").await;
 
     // The jury: told the public board is frozen, sees bob's WA; resets bob's password.
     sign_in(&b, &base, "boss", PW, "/contests/day/scoreboard").await;
     assert!(b.text(".clockbar").await.contains("public board frozen"));
+
+    // bob asks a question: the jury's board page shows a banner without a reload.
+    b.client
+        .execute("window.__same_document = 9", vec![])
+        .await
+        .unwrap();
+    let asked = json!({"text": "Is the checker strict about spaces?"});
+    let (s, v) = j
+        .post(
+            "/api/contests/day/clarifications",
+            Some(&j.bob),
+            Some(asked),
+        )
+        .await;
+    assert_eq!(s, 201, "{v}");
+    let banner = b
+        .wait_text("#notices", SOON, |t| t.contains("New question from bob."))
+        .await;
+    assert!(banner.contains("Answer it"), "{banner}");
+    let same = b
+        .client
+        .execute("return window.__same_document", vec![])
+        .await
+        .unwrap();
+    assert_eq!(same, 9, "the jury's banner came without a reload");
+    b.screenshot("notice-question").await;
     assert!(b.text("table.board td.failed").await.contains("-1"));
     b.screenshot("jury-board").await;
 

@@ -146,9 +146,16 @@ async fn every_page_for_every_role() {
         }
     }
 
+    // The contest list: anonymous is sent to the front page (which lists the contests for
+    // anyone), the others see the page.
+    let (s, at, _) = page(&p.anon, &d, "/contests").await;
+    assert_eq!((s, at.as_str()), (303, "/"), "/contests");
+    for c in [&p.alice, &p.bob, &p.boss] {
+        assert_eq!(page(c, &d, "/contests").await.0, 200, "/contests");
+    }
+
     // Signed in: anonymous is sent to sign in, the others see the page.
     for path in [
-        "/contests",
         "/contests/cup",
         "/contests/cup/problems/A",
         "/contests/cup/scoreboard",

@@ -193,3 +193,39 @@ fn oi_needs_an_end_and_open_timing_takes_no_times() {
         "{bad_name}"
     );
 }
+
+#[test]
+fn participants_mix_names_and_roster_groups() {
+    let c = parse(&FIXED.replacen(
+        "participants = [\"alice\", \"bob\"]",
+        "participants = [\"group:class-7b\", \"alice\", \"group:7a\"]",
+        1,
+    ))
+    .unwrap();
+    assert_eq!(
+        c.groups.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["7a", "class-7b"]
+    );
+    assert!(c.admits("alice", None));
+    assert!(c.admits("zoe", Some("class-7b")));
+    assert!(!c.admits("zoe", Some("class-7c")) && !c.admits("zoe", None));
+    for (to, expected) in [
+        (
+            "[\"group:7a\", \"group:7a\"]",
+            "key `participants[1]`: \"group:7a\" is listed twice",
+        ),
+        ("[\"group:\"]", "key `participants[0]`: group \"\""),
+        (
+            "[\"group:Class 7B\"]",
+            "key `participants[0]`: group \"Class 7B\"",
+        ),
+    ] {
+        let message = error(&FIXED.replacen(
+            "participants = [\"alice\", \"bob\"]",
+            &format!("participants = {to}"),
+            1,
+        ));
+        assert!(message.contains(expected), "{to}: {message}");
+    }
+    assert!(parse(FIXED).unwrap().groups.is_empty());
+}

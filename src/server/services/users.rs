@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::accounts::{access, password, Caller, UserName};
 use crate::store::SubmissionReads;
-use crate::store::{AccountStore, Queue, StoreError};
+use crate::store::{AccountStore, GroupStore, Queue, StoreError};
 
 pub use crate::store::{NewUser, User};
 
@@ -85,6 +85,17 @@ pub async fn add(state: &AppState, caller: &Caller, users: &[NewUser]) -> Result
         Err(StoreError::DuplicateUser(name)) => Err(NotAdded::Duplicate(name)),
         Err(other) => Err(NotAdded::Failed(other.into())),
     }
+}
+
+/// Puts each named user in their roster group (admins; after [`add`], for a roster's
+/// `group` column).
+pub async fn set_groups(
+    state: &AppState,
+    caller: &Caller,
+    groups: &[crate::store::Grouping],
+) -> ApiResult<()> {
+    allow(access::administer(caller), String::new)?;
+    Ok(state.store.set_groups(groups).await?)
 }
 
 /// Disables (revoking every token of theirs at once) or enables user `name` (admins);

@@ -7,5 +7,7 @@ mod balloons;
 mod contests;
 mod data;
 mod fair;
+mod groups;
 mod lease;
+mod notices;
 mod queue;

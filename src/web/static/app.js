@@ -1,5 +1,5 @@
 // sudojudge pages: copy buttons on the statement's code blocks, the language guessed from a
-// chosen file, ticking clocks, and live parts ([data-refresh]) fetched again until the server says they are final.
+// chosen file, ticking clocks, and live parts ([data-refresh]: the page, or data-src) fetched again until the server says they are final.
 (function () {
   document.querySelectorAll('.statement pre').forEach(function (pre) {
     var b = document.createElement('button'); b.type = 'button'; b.className = 'copy'; b.textContent = 'Copy';
@@ -23,14 +23,13 @@
     });
   }
   clocks(document);
-  function poll() {
-    var live = document.querySelector('[data-refresh]');
-    if (live) setTimeout(function () {
-      fetch(location.href, { credentials: 'same-origin' }).then(function (r) { return r.text(); }).then(function (html) {
+  function poll(live) {
+    setTimeout(function () {
+      fetch(live.dataset.src || location.href, { credentials: 'same-origin' }).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html').getElementById(live.id);
-        if (next) { live.replaceWith(next); clocks(next); }
-      }).finally(poll);
+        if (next) { live.replaceWith(next); clocks(next); live = next; }
+      }).finally(function () { if (live.dataset.refresh) poll(live); });
     }, +live.dataset.refresh);
   }
-  poll();
+  document.querySelectorAll('[data-refresh]').forEach(poll);
 })();

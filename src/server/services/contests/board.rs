@@ -18,7 +18,7 @@ use crate::accounts::Caller;
 use crate::contest::{
     self, Cell, CellState, Contest, Label, Outcome, Participants, Scoreboard, Shown, Timing,
 };
-use crate::store::{AccountStore, BoardData, ContestStore, RejudgeCount, Status};
+use crate::store::{AccountStore, BoardData, ContestStore, GroupStore, RejudgeCount, Status};
 
 use crate::server::auth::allow;
 use crate::server::error::{ApiError, ApiResult};
@@ -50,9 +50,18 @@ pub async fn scoreboard(
     if let Some(board) = cache.current(id, shown, current.version) {
         return Ok(board);
     }
+    if current.version == 0 {
+        // No counters row yet (nothing submitted): made now, so a user added or grouped
+        // (the users' triggers move every row's version) is on the board at once.
+        state.store.track_contest(id).await?;
+    }
     let data = state.store.board_data(id).await?;
+    let mut members = Vec::new();
+    for group in &c.groups {
+        members.extend(state.store.members(group).await?);
+    }
     let shown = contest::shown(c, now, audience, data.state.unfrozen);
-    let board = compute(c, &data, shown);
+    let board = compute(c, &data, &members, shown);
     let display_names = display_names(state, &board).await?;
     let version = if hides(shown) {
         shown_tag(&board)?
@@ -107,22 +116,21 @@ fn shown_tag(board: &Scoreboard) -> ApiResult<u64> {
 
 /// The board of `c` from the stored `data`, hiding what `shown` says. Times count from each
 /// contestant's start: the contest's (fixed), their personal one (window), their joining
-/// (open). Rows: every participant, and every listed one even before they take part.
-pub fn compute(c: &Contest, data: &BoardData, shown: Shown) -> Scoreboard {
+/// (open). Rows: every participant, and every listed one even before they take part (listed
+/// by name, or `members` of the roster groups the contest lists).
+pub fn compute(c: &Contest, data: &BoardData, members: &[String], shown: Shown) -> Scoreboard {
     let starts: HashMap<&str, Timestamp> = data
         .participants
         .iter()
         .map(|p| (p.user.as_str(), p.started_at))
         .collect();
     let mut users: Vec<String> = data.participants.iter().map(|p| p.user.clone()).collect();
+    let mut not_started = std::collections::BTreeSet::new();
     if let Participants::Listed(listed) = &c.participants {
-        users.extend(
-            listed
-                .iter()
-                .filter(|u| !starts.contains_key(u.as_str()))
-                .cloned(),
-        );
+        not_started.extend(listed.iter().filter(|u| !starts.contains_key(u.as_str())));
     }
+    not_started.extend(members.iter().filter(|u| !starts.contains_key(u.as_str())));
+    users.extend(not_started.into_iter().cloned());
     let submissions: Vec<contest::Submission> = data
         .submissions
         .iter()

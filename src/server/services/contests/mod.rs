@@ -11,6 +11,8 @@
 //! - [`board`]: the scoreboard for the caller's audience (cached by the data's version),
 //!   CSV, unfreeze, the contest-wide rejudge.
 //! - [`clarify`]: questions, answers and announcements.
+//! - [`notices`]: what a contest page's live banner announces (answers; the jury's new
+//!   questions) since the page was made.
 //! - [`hiding`]: problems hidden before their contests open, `oi` results hidden until the
 //!   end, applied to the plain problem and submission endpoints too.
 //! - [`outside`]: a problem a contest holds for the caller refused outside it (`in_contest`),
@@ -30,6 +32,7 @@ pub mod file_clock;
 pub mod front;
 pub mod hiding;
 pub mod loaded;
+pub mod notices;
 pub mod outside;
 pub mod state_reads;
 pub mod submit;
@@ -38,9 +41,9 @@ pub mod view;
 use jiff::Timestamp;
 
 use crate::accounts::access::ContestFacts;
-use crate::accounts::Caller;
+use crate::accounts::{Caller, Identity};
 use crate::contest::{Contest, Timing};
-use crate::store::ContestStore;
+use crate::store::{ContestStore, GroupStore};
 
 use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::AppState;
@@ -65,7 +68,7 @@ pub async fn facts(
 ) -> ApiResult<(ContestFacts, Option<Timestamp>)> {
     let (admitted, start) = match caller {
         Caller::User(u) => (
-            contest.participants.admits(u.name.as_str()),
+            admits(state, contest, u).await?,
             state.store.participation(contest.id.as_str(), u.id).await?,
         ),
         Caller::Open | Caller::Anonymous => (false, None),
@@ -78,6 +81,19 @@ pub async fn facts(
         },
         start,
     ))
+}
+
+/// Whether user `u` takes part in `contest`: listed by name, or a member of a roster group
+/// the contest lists (the user's group is read only then).
+pub async fn admits(state: &AppState, contest: &Contest, u: &Identity) -> ApiResult<bool> {
+    if contest.participants.admits(u.name.as_str()) {
+        return Ok(true);
+    }
+    if contest.groups.is_empty() {
+        return Ok(false);
+    }
+    let group = state.store.group_of(u.id).await?;
+    Ok(contest.admits(u.name.as_str(), group.as_deref()))
 }
 
 /// Whether `contest` is over for everyone at `now` (never, for open timing).

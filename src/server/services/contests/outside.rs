@@ -39,7 +39,7 @@ pub async fn check(
             continue;
         }
         let id = c.id.as_str();
-        let admitted = c.participants.admits(user.name.as_str());
+        let admitted = super::admits(state, c, user).await?;
         let timed = !matches!(c.timing, Timing::Open);
         let live = c.timing.opens().is_some_and(|o| now >= o) && !ended(c, now);
         // Only an open contest asks whether the caller takes part (a read of the store), and
