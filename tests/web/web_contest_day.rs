@@ -1,6 +1,6 @@
 //! A contest day in a real headless Chromium (WebDriver), on the contest clock file: a
 //! spectator (never signed in) opens the front page and the public board, and watches it
-//! freeze without reloading; a contestant sees the contest clock on the problem page, the
+//! freeze without reloading (the clock bar's title keeps them on the board); a contestant sees the contest clock on the problem page, the
 //! board and the submissions lists; the jury's board says the public one is frozen; the jury
 //! marks a balloon delivered and resets a contestant's password on the admin page (shown
 //! once; the old session ends). A
@@ -129,6 +129,10 @@ async fn a_contest_day_for_a_spectator_a_contestant_and_the_jury() {
         .unwrap();
     assert_eq!(same, 7, "the spectator watched the freeze without a reload");
     b.screenshot("public-board-frozen").await;
+    // The clock bar's title leads the spectator to what they may read: the board, not a
+    // sign-in form.
+    b.click_and_load(".clockbar a").await;
+    assert_eq!(b.path().await, "/contests/day/scoreboard");
 
     // alice: the clock on the problem page, the board and the submissions list (50 minutes
     // left at 4:10 elapsed).
