@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use sudojudge::accounts::{password, roster, Role, Token, UserName};
 use sudojudge::config::Config;
-use sudojudge::store::{AccountStore, Lease, Location, NewUser, Store, StoreError, TokenKind};
+use sudojudge::store::{
+    AccountStore, Lease, Location, NewUser, Store, StoreError, StoreNode, TokenKind,
+};
 
 /// Arguments of `sudojudge user`.
 #[derive(Debug, clap::Args)]
