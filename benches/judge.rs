@@ -23,7 +23,7 @@ use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed
 use sudojudge::server::{router, AppState};
 use sudojudge::store::{
     Claimed, Enqueued, Lease, Location, NewSubmission, Queue, QueueBounds, RejudgeOutcome,
-    SqliteStore, StaleOutcome, Store, StoreError, SubmissionReads,
+    SqliteStore, StaleOutcome, Store, StoreError, StoreNode, SubmissionReads,
 };
 
 mod support;
@@ -175,7 +175,7 @@ async fn bench_scrape(base: &str, label: &str) {
 
 /// The SQLite queue, signalling each completion.
 struct Signalling {
-    inner: SqliteStore,
+    inner: Store,
     done: Notify,
 }
 
@@ -253,9 +253,11 @@ async fn overhead_rounds(
     let tests = problem.tests.len();
     let dir = tempfile::tempdir().unwrap();
     let queue = Arc::new(Signalling {
-        inner: SqliteStore::open(&dir.path().join("bench.db"))
-            .await
-            .unwrap(),
+        inner: Store::Sqlite(
+            SqliteStore::open(&dir.path().join("bench.db"))
+                .await
+                .unwrap(),
+        ),
         done: Notify::new(),
     });
     let (stop, shutdown) = watch::channel(false);

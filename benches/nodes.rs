@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use sudojudge::store::{Lease, Location, NewSubmission, Queue, Store, SubmissionReads};
+use sudojudge::store::{Lease, Location, NewSubmission, Queue, Store, StoreNode, SubmissionReads};
 use support::{env_or, median};
 
 /// Starts `sudojudge worker --slots 1` as node `name`; waits until it judges.

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use sudojudge::accounts::{password, roster, Role, Token, UserName};
 use sudojudge::config::Config;
 use sudojudge::store::{
-    AccountStore, GroupStore, Lease, Location, NewUser, Store, StoreError, TokenKind,
+    AccountStore, GroupStore, Lease, Location, NewUser, Store, StoreError, StoreNode, TokenKind,
 };
 
 /// Arguments of `sudojudge user`.

@@ -12,7 +12,7 @@ use sudojudge::node::{NodeIdentity, NodeName};
 use sudojudge::server::daemon::worker_count;
 use sudojudge::server::daemon::{load_contests, package_hashes};
 use sudojudge::store::NodeData;
-use sudojudge::store::{Location, NodeKind};
+use sudojudge::store::{Location, NodeKind, StoreNode};
 use sudojudge::worker::node::open_store;
 use sudojudge::worker::{PoolSettings, WorkerPool};
 use tokio::sync::Notify;

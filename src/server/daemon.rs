@@ -15,7 +15,7 @@ use crate::judge::{CustomRun, Executor, ExecutorError, JudgeSettings, RunnerPool
 use crate::metrics::{Counted, Metrics};
 use crate::node::NodeIdentity;
 use crate::store::NodeData;
-use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError};
+use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError, StoreNode};
 use crate::worker::node::open_store;
 use crate::worker::{PoolSettings, Problems, WorkerPool};
 

@@ -1,5 +1,5 @@
-//! Users, tokens and submission owners as a trait, implemented by [`super::SqliteStore`]
-//! (`sqlite/accounts.rs`) and [`super::PgStore`] (`postgres/accounts.rs`).
+//! Users, tokens and submission owners as a trait, implemented for [`super::Store`] in
+//! `sql/accounts.rs`.
 
 use std::future::Future;
 use std::time::Duration;

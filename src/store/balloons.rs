@@ -4,9 +4,8 @@
 
 use std::future::Future;
 
-use super::any::Store;
-use super::postgres::PgStore;
-use super::sqlite::SqliteStore;
+use super::any::{each, Store};
+use super::dialect::Dialect;
 use super::StoreError;
 
 /// A delivered balloon: the contestant's name and the problem's label.
@@ -31,58 +30,15 @@ pub trait BalloonStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 }
 
-impl BalloonStore for SqliteStore {
+impl BalloonStore for Store {
     async fn delivered(&self, contest: &str) -> Result<Vec<Delivered>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT u.name, b.label FROM balloons_delivered b JOIN users u ON u.id = b.user_id
-             WHERE b.contest = ?",
-        )
-        .bind(contest)
-        .fetch_all(&self.reader)
-        .await?)
-    }
-
-    async fn set_delivered(
-        &self,
-        contest: &str,
-        name: &str,
-        label: &str,
-        delivered: bool,
-    ) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE name = ?")
-            .bind(name)
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some(id) = id else {
-            return Ok(false);
-        };
-        let sql = if delivered {
-            "INSERT INTO balloons_delivered (contest, user_id, label) VALUES (?, ?, ?)
-             ON CONFLICT DO NOTHING"
-        } else {
-            "DELETE FROM balloons_delivered WHERE contest = ? AND user_id = ? AND label = ?"
-        };
-        sqlx::query(sql)
-            .bind(contest)
-            .bind(id)
-            .bind(label)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(true)
-    }
-}
-
-impl BalloonStore for PgStore {
-    async fn delivered(&self, contest: &str) -> Result<Vec<Delivered>, StoreError> {
-        Ok(sqlx::query_as(
+        each!(self, |db| Ok(sqlx::query_as(
             "SELECT u.name, b.label FROM balloons_delivered b JOIN users u ON u.id = b.user_id
              WHERE b.contest = $1",
         )
         .bind(contest)
-        .fetch_all(&self.pool)
-        .await?)
+        .fetch_all(db.read())
+        .await?))
     }
 
     async fn set_delivered(
@@ -92,47 +48,29 @@ impl BalloonStore for PgStore {
         label: &str,
         delivered: bool,
     ) -> Result<bool, StoreError> {
-        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        let Some(id) = id else {
-            return Ok(false);
-        };
         let sql = if delivered {
             "INSERT INTO balloons_delivered (contest, user_id, label) VALUES ($1, $2, $3)
              ON CONFLICT DO NOTHING"
         } else {
             "DELETE FROM balloons_delivered WHERE contest = $1 AND user_id = $2 AND label = $3"
         };
-        sqlx::query(sql)
-            .bind(contest)
-            .bind(id)
-            .bind(label)
-            .execute(&self.pool)
-            .await?;
-        Ok(true)
-    }
-}
-
-impl BalloonStore for Store {
-    async fn delivered(&self, contest: &str) -> Result<Vec<Delivered>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.delivered(contest).await,
-            Store::Postgres(s) => s.delivered(contest).await,
-        }
-    }
-
-    async fn set_delivered(
-        &self,
-        contest: &str,
-        name: &str,
-        label: &str,
-        delivered: bool,
-    ) -> Result<bool, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.set_delivered(contest, name, label, delivered).await,
-            Store::Postgres(s) => s.set_delivered(contest, name, label, delivered).await,
-        }
+        each!(self, |db| {
+            let mut tx = db.write().await?;
+            let id: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(id) = id else {
+                return Ok(false);
+            };
+            sqlx::query(sql)
+                .bind(contest)
+                .bind(id)
+                .bind(label)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
     }
 }

@@ -2,11 +2,12 @@
 //! they become the trait's values, so SQLite and PostgreSQL decode them alike.
 
 use jiff::Timestamp;
+use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Type};
 
 use crate::judge::Verdict;
 
 use super::contests::{
-    parse_db_time, BoardData, BoardEntry, Clarification, ContestState, Participant,
+    db_time, parse_db_time, BoardData, BoardEntry, Clarification, ContestState, Participant,
 };
 use super::model::Status;
 use super::StoreError;
@@ -146,13 +147,32 @@ pub(super) fn assemble_board(
     })
 }
 
-/// How long a contestant must wait under `rate` at `at`, given the contest-clock instants of
-/// their recent submissions as stored (`None`: the submission may be stored now).
-pub(super) fn rate_wait(
+/// How long `who` must wait under `rate` at `at` (`None`: they may act now), counted in `tx`
+/// from their rows of `contest` in the span: `sql` selects the contest-clock instants as
+/// stored of `$2`'s rows of contest `$1` after `$3`.
+pub(super) async fn rate_wait<DB>(
+    tx: &mut sqlx::Transaction<'_, DB>,
+    sql: &'static str,
+    contest: &str,
+    who: i64,
     rate: &crate::contest::Rate,
-    recent: &[String],
     at: Timestamp,
-) -> Result<Option<jiff::SignedDuration>, StoreError> {
+) -> Result<Option<jiff::SignedDuration>, StoreError>
+where
+    DB: Database,
+    for<'e> &'e mut DB::Connection: Executor<'e, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    (String,): for<'r> FromRow<'r, DB::Row>,
+{
+    let since = at.saturating_sub(rate.per).unwrap_or(Timestamp::MIN);
+    let recent: Vec<String> = sqlx::query_scalar(sql)
+        .bind(contest.to_string())
+        .bind(who)
+        .bind(db_time(since))
+        .fetch_all(&mut **tx)
+        .await?;
     let recent = recent
         .iter()
         .map(|t| parse_db_time(t))

@@ -1,9 +1,10 @@
 //! Contest runtime state as a trait, so the PostgreSQL store carries it too: participations
 //! with their personal start, contest submissions (contest, label, the contest clock's
 //! instant) stored under the contest's rate, the board's data and version, the freeze state,
-//! a contest-wide rejudge, and clarifications. [`super::SqliteStore`] implements it in
-//! `sqlite/contests.rs`; the rules (who may, when) are the caller's, this only stores.
+//! a contest-wide rejudge, and clarifications. [`super::Store`] implements it in
+//! `sql/contests.rs`; the rules (who may, when) are the caller's, this only stores.
 
+use std::collections::HashMap;
 use std::future::Future;
 
 use jiff::{SignedDuration, Timestamp};
@@ -262,6 +263,13 @@ pub trait ContestStore: Send + Sync + 'static {
         viewer: Option<i64>,
         page: ClarificationPage,
     ) -> impl Future<Output = Result<Vec<Clarification>, StoreError>> + Send;
+
+    /// Each submission of `contest` (by id) with its language id: the one fact the Contest
+    /// API's submissions need that the board's read ([`ContestStore::board_data`]) leaves out.
+    fn contest_languages(
+        &self,
+        contest: &str,
+    ) -> impl Future<Output = Result<HashMap<i64, String>, StoreError>> + Send;
 }
 
 /// An instant as the contest tables store it: ISO 8601 UTC with milliseconds, so text order

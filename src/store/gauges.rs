@@ -1,6 +1,6 @@
 //! The queue as `/metrics`, `/api/health` and the workers' refusal log read it, as a trait
-//! implemented by [`super::SqliteStore`] (`sqlite/gauges.rs`), [`super::PgStore`]
-//! (`postgres/gauges.rs`) and [`super::Store`], so both backends answer the same questions.
+//! implemented for [`super::Store`] in `sql/gauges.rs`, so both backends answer the same
+//! questions.
 
 use std::future::Future;
 

@@ -6,9 +6,8 @@
 
 use std::future::Future;
 
-use super::any::Store;
-use super::postgres::PgStore;
-use super::sqlite::SqliteStore;
+use super::any::{each, Store};
+use super::dialect::Dialect;
 use super::StoreError;
 
 /// A user's name and the group to put them in.
@@ -49,103 +48,40 @@ pub trait GroupStore: Send + Sync + 'static {
     fn track_contest(&self, contest: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
-impl GroupStore for SqliteStore {
-    async fn set_groups(&self, groups: &[Grouping]) -> Result<(), StoreError> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        for (name, group) in groups {
-            sqlx::query(SET_GROUP)
-                .bind(name)
-                .bind(group)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn group_of(&self, user_id: i64) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar(GROUP_OF)
-            .bind(user_id)
-            .fetch_optional(&self.reader)
-            .await?)
-    }
-
-    async fn members(&self, group: &str) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar(MEMBERS)
-            .bind(group)
-            .fetch_all(&self.reader)
-            .await?)
-    }
-
-    async fn track_contest(&self, contest: &str) -> Result<(), StoreError> {
-        sqlx::query(TRACK)
-            .bind(contest)
-            .execute(&self.writer)
-            .await?;
-        Ok(())
-    }
-}
-
-impl GroupStore for PgStore {
-    async fn set_groups(&self, groups: &[Grouping]) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        for (name, group) in groups {
-            sqlx::query(SET_GROUP)
-                .bind(name)
-                .bind(group)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn group_of(&self, user_id: i64) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar(GROUP_OF)
-            .bind(user_id)
-            .fetch_optional(&self.pool)
-            .await?)
-    }
-
-    async fn members(&self, group: &str) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar(MEMBERS)
-            .bind(group)
-            .fetch_all(&self.pool)
-            .await?)
-    }
-
-    async fn track_contest(&self, contest: &str) -> Result<(), StoreError> {
-        sqlx::query(TRACK).bind(contest).execute(&self.pool).await?;
-        Ok(())
-    }
-}
-
 impl GroupStore for Store {
     async fn set_groups(&self, groups: &[Grouping]) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(s) => s.set_groups(groups).await,
-            Store::Postgres(s) => s.set_groups(groups).await,
-        }
+        each!(self, |db| {
+            let mut tx = db.write().await?;
+            for (name, group) in groups {
+                sqlx::query(SET_GROUP)
+                    .bind(name)
+                    .bind(group)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
     async fn group_of(&self, user_id: i64) -> Result<Option<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.group_of(user_id).await,
-            Store::Postgres(s) => s.group_of(user_id).await,
-        }
+        each!(self, |db| Ok(sqlx::query_scalar(GROUP_OF)
+            .bind(user_id)
+            .fetch_optional(db.read())
+            .await?))
     }
 
     async fn members(&self, group: &str) -> Result<Vec<String>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.members(group).await,
-            Store::Postgres(s) => s.members(group).await,
-        }
+        each!(self, |db| Ok(sqlx::query_scalar(MEMBERS)
+            .bind(group)
+            .fetch_all(db.read())
+            .await?))
     }
 
     async fn track_contest(&self, contest: &str) -> Result<(), StoreError> {
-        match self {
-            Store::Sqlite(s) => s.track_contest(contest).await,
-            Store::Postgres(s) => s.track_contest(contest).await,
-        }
+        each!(self, |db| {
+            db.execute(sqlx::query(TRACK).bind(contest)).await?;
+            Ok(())
+        })
     }
 }

@@ -14,16 +14,20 @@
 //!   data, rejudges record it.
 //! - [`lease`]: [`Lease`], the node instance a store claims for and the length of its claims.
 //! - [`location`]: [`Location`], which store a `--database` setting names.
+//! - [`any`]: [`Store`], either of the two, and [`StoreNode`]: the node it speaks for
+//!   (opening, lease, package data). Every trait here is implemented once, for `Store`, in
+//!   `sql/` (one file per concern: `queue.rs`, `submissions.rs`, `gauges.rs`, `accounts.rs`,
+//!   `contests.rs`, `nodes.rs`): each body is written once and compiled for each backend by
+//!   `each!`, over `dialect.rs`'s `Dialect`, which holds all the two backends do differently.
 //! - [`sqlite`]: [`SqliteStore`] (WAL, `BEGIN IMMEDIATE` writes) and [`postgres`]:
-//!   [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, `LISTEN`/`NOTIFY`), each a folder with
-//!   one file per concern, the same names in both: `mod.rs` (opening, migrating),
-//!   `queue.rs`, `submissions.rs`, `accounts.rs`, `contests.rs`, `nodes.rs`, `gauges.rs`.
-//!   The SQL that is the same text in both lives once beside the trait it serves
-//!   (`submissions.rs`, `gauges.rs`, `contest_rows.rs`, `result_rows.rs`, `node_data.rs`;
-//!   SQLite takes `$N` placeholders, numbered by first appearance).
+//!   [`PgStore`] (`FOR UPDATE SKIP LOCKED` claims, advisory locks, `LISTEN`/`NOTIFY`), each
+//!   a folder with the same two files: `mod.rs` (opening, migrating) and `dialect.rs` (its
+//!   side of the `Dialect`). SQL is one text for both wherever they accept one (SQLite
+//!   takes `$N` placeholders, numbered by first appearance); the shared texts of a trait
+//!   live beside it (`submissions.rs`, `gauges.rs`, `contest_rows.rs`, `result_rows.rs`,
+//!   `node_data.rs`) or in its `sql/` file.
 //! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
-//! - [`any`]: [`Store`], either of the two behind the same traits.
 //! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
 //! - [`groups`]: [`GroupStore`], roster groups (contests listing `group:NAME`), and a
 //!   contest's counters row made before its first board.
@@ -33,9 +37,9 @@
 pub mod accounts;
 pub mod any;
 pub mod balloons;
-mod contest_languages;
 mod contest_rows;
 pub mod contests;
+mod dialect;
 pub mod gauges;
 pub mod groups;
 pub mod lease;
@@ -48,13 +52,14 @@ pub mod owner;
 pub mod postgres;
 pub mod queue;
 mod result_rows;
+mod sql;
 pub mod sqlite;
 pub mod submissions;
 
 use std::path::PathBuf;
 
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
-pub use any::Store;
+pub use any::{Store, StoreNode};
 pub use balloons::BalloonStore;
 pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,

@@ -8,10 +8,9 @@ use std::future::Future;
 
 use jiff::Timestamp;
 
-use super::any::Store;
+use super::any::{each, Store};
 use super::contests::db_time;
-use super::postgres::PgStore;
-use super::sqlite::SqliteStore;
+use super::dialect::Dialect;
 use super::StoreError;
 
 /// Who reads the notices.
@@ -71,46 +70,6 @@ pub trait NoticeStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Vec<NoticeRow>, StoreError>> + Send;
 }
 
-impl NoticeStore for SqliteStore {
-    async fn notices(
-        &self,
-        contest: &str,
-        reader: NoticeReader,
-        since: Timestamp,
-        limit: u32,
-    ) -> Result<Vec<NoticeRow>, StoreError> {
-        let q = match reader {
-            NoticeReader::Jury => sqlx::query_as::<_, NoticeRow>(JURY),
-            NoticeReader::Contestant(user) => sqlx::query_as(CONTESTANT).bind(user),
-        };
-        Ok(q.bind(contest)
-            .bind(db_time(since))
-            .bind(i64::from(limit))
-            .fetch_all(&self.reader)
-            .await?)
-    }
-}
-
-impl NoticeStore for PgStore {
-    async fn notices(
-        &self,
-        contest: &str,
-        reader: NoticeReader,
-        since: Timestamp,
-        limit: u32,
-    ) -> Result<Vec<NoticeRow>, StoreError> {
-        let q = match reader {
-            NoticeReader::Jury => sqlx::query_as::<_, NoticeRow>(JURY),
-            NoticeReader::Contestant(user) => sqlx::query_as(CONTESTANT).bind(user),
-        };
-        Ok(q.bind(contest)
-            .bind(db_time(since))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?)
-    }
-}
-
 impl NoticeStore for Store {
     async fn notices(
         &self,
@@ -119,9 +78,16 @@ impl NoticeStore for Store {
         since: Timestamp,
         limit: u32,
     ) -> Result<Vec<NoticeRow>, StoreError> {
-        match self {
-            Store::Sqlite(s) => s.notices(contest, reader, since, limit).await,
-            Store::Postgres(s) => s.notices(contest, reader, since, limit).await,
-        }
+        each!(self, |db| {
+            let q = match reader {
+                NoticeReader::Jury => sqlx::query_as::<_, NoticeRow>(JURY),
+                NoticeReader::Contestant(user) => sqlx::query_as(CONTESTANT).bind(user),
+            };
+            Ok(q.bind(contest)
+                .bind(db_time(since))
+                .bind(i64::from(limit))
+                .fetch_all(db.read())
+                .await?)
+        })
     }
 }

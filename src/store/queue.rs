@@ -1,6 +1,6 @@
-//! The judging queue as a small trait, implemented by [`super::SqliteStore`] (one daemon) and
-//! [`super::PgStore`] (several nodes, `FOR UPDATE SKIP LOCKED`). Every claim is a lease of the
-//! node instance the store speaks for ([`super::Lease`]).
+//! The judging queue as a small trait, implemented for [`super::Store`] in `sql/queue.rs`
+//! (SQLite: one daemon; PostgreSQL: several nodes, `FOR UPDATE SKIP LOCKED`). Every claim is
+//! a lease of the node instance the store speaks for ([`super::Lease`]).
 
 use std::future::Future;
 
@@ -71,3 +71,8 @@ pub trait Queue: Send + Sync + 'static {
     /// Submissions waiting in the queue.
     fn depth(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
 }
+
+/// How many submissions of the owner `$1` are queued (through the partial index of queued
+/// rows by owner).
+pub(super) const OWNER_QUEUED: &str =
+    "SELECT COUNT(*) FROM submissions WHERE status = 'queued' AND user_id = $1";

@@ -1,7 +1,5 @@
-//! Reading submissions back as a trait, implemented by [`super::SqliteStore`]
-//! (`sqlite/submissions.rs`), [`super::PgStore`] (`postgres/submissions.rs`) and
-//! [`super::Store`], so the compiler holds the two backends to the same signatures; and the
-//! SQL text both run (SQLite takes `$N` placeholders, numbered by first appearance, so each
+//! Reading submissions back as a trait, implemented for [`super::Store`] in
+//! `sql/submissions.rs`; and the SQL text both backends run (SQLite takes `$N` placeholders, numbered by first appearance, so each
 //! text below names `$1`, `$2`, ... in that order).
 
 use std::future::Future;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
-use crate::store::{NodeStore, Store};
+use crate::store::{NodeStore, Store, StoreNode};
 
 use super::refusals::Refusals;
 

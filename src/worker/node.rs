@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::store::{DatabaseOwner, Lease, Location, Store, StoreError};
+use crate::store::{DatabaseOwner, Lease, Location, Store, StoreError, StoreNode};
 
 /// Opens the store `[server] database` names, as node `name`: a SQLite file is first locked
 /// for this process alone (one daemon per file; the lock is returned), a PostgreSQL database

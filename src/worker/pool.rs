@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::judge::{Executor, Judge, JudgeMode, JudgeSettings};
 use crate::metrics::Metrics;
-use crate::store::{NodeKind, NodeRegistration, NodeStore, Queue, Store, StoreError};
+use crate::store::{NodeKind, NodeRegistration, NodeStore, Queue, Store, StoreError, StoreNode};
 
 use super::{Problems, WorkerContext};
 

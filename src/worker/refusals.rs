@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use crate::store::Gauges;
-use crate::store::{NodeStore, QueuedGroup, Store};
+use crate::store::{NodeStore, QueuedGroup, Store, StoreNode};
 
 /// The refusals this node has already logged.
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ use crate::checkers::CheckOutcome;
 use crate::judge::{CacheUse, Compilation, ExecutorError, JudgeSettings};
 use crate::problem::{OutputValidator, TestCase};
 use crate::sandbox::{Limits, RunReport, RunStatus};
-use crate::store::{NewSubmission, SqliteStore, Status, SubmissionReads};
+use crate::store::{NewSubmission, SqliteStore, Status, Store, SubmissionReads};
 
 /// Echoes its input after `delay` (the source "wa" prints a wrong answer instead); the
 /// source "bad" does not compile. Its first
@@ -102,8 +102,8 @@ async fn setup(
     delay: Duration,
     workers: usize,
 ) -> (
-    Arc<SqliteStore>,
-    WorkerContext<SqliteStore>,
+    Arc<Store>,
+    WorkerContext<Store>,
     watch::Sender<bool>,
     Vec<JoinHandle<()>>,
 ) {
@@ -117,12 +117,14 @@ async fn setup_failing(
     failures: u32,
     compiled: Compiled,
 ) -> (
-    Arc<SqliteStore>,
-    WorkerContext<SqliteStore>,
+    Arc<Store>,
+    WorkerContext<Store>,
     watch::Sender<bool>,
     Vec<JoinHandle<()>>,
 ) {
-    let store = Arc::new(SqliteStore::open(&dir.join("db")).await.unwrap());
+    let store = Arc::new(Store::Sqlite(
+        SqliteStore::open(&dir.join("db")).await.unwrap(),
+    ));
     let (stop, shutdown) = watch::channel(false);
     let ctx = WorkerContext {
         queue: Arc::clone(&store),
@@ -155,7 +157,7 @@ async fn setup_failing(
     (store, ctx, stop, handles)
 }
 
-async fn wait_until(store: &SqliteStore, id: i64, status: Status) {
+async fn wait_until(store: &Store, id: i64, status: Status) {
     for _ in 0..500 {
         if store.get(id).await.unwrap().unwrap().status == status {
             return;

@@ -4,7 +4,7 @@
 //! handler or page touches the store.
 
 use crate::store::Gauges;
-use crate::store::{NodeStore, Queue, QueuedGroup};
+use crate::store::{NodeStore, Queue, QueuedGroup, StoreNode};
 
 pub use crate::store::{Node, Status};
 

@@ -1,16 +1,11 @@
 //! The PostgreSQL store, for several nodes on one database: the same tables as SQLite (its own
 //! migrations, `migrations/postgres/`), claims with `FOR UPDATE SKIP LOCKED`, leases that
 //! run out when a node stops beating, and a `LISTEN`/`NOTIFY` channel that wakes idle
-//! workers on every node when a submission is queued. Beside this file (the store and the
-//! submissions' reads): `queue.rs`, `accounts.rs`, `contests.rs` and `nodes.rs`, as in
-//! `sqlite/`.
+//! workers on every node when a submission is queued. Beside this file (the store and its
+//! migrations): `dialect.rs`, what PostgreSQL does its own way; the queries themselves are
+//! written once, in `store/sql/`.
 
-mod accounts;
-mod contests;
-mod gauges;
-mod nodes;
-mod queue;
-mod submissions;
+mod dialect;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -90,5 +85,15 @@ impl PgStore {
             }
         });
         Ok(())
+    }
+}
+
+impl PgStore {
+    /// Submissions judged (`done`), for benchmarks that wait for a batch.
+    pub async fn count_done(&self) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE status = 'done'")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 }

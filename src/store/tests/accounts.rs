@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::backends::{both, Backend};
+use super::sample::submission;
 use crate::accounts::{Role, SubmissionScope, Token, UserName};
 use crate::store::*;
 
@@ -12,16 +13,6 @@ fn new_user(name: &str, role: Role) -> NewUser {
         display_name: format!("{name} display"),
         role,
         password_hash: "$argon2id$stub".into(),
-    }
-}
-
-fn sub() -> NewSubmission {
-    NewSubmission {
-        data_hash: None,
-        problem: "sudoku".into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner: None,
     }
 }
 
@@ -133,11 +124,11 @@ async fn users_tokens_and_owners(b: &Backend) {
         .await
         .unwrap());
 
-    let open = s.enqueue(sub()).await.unwrap();
+    let open = s.enqueue(submission("sudoku")).await.unwrap();
     let owned = s
         .enqueue(NewSubmission {
             owner: Some(ids[1]),
-            ..sub()
+            ..submission("sudoku")
         })
         .await
         .unwrap();

@@ -3,9 +3,10 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::backends::{both, Backend};
+use super::sample::report;
 use crate::accounts::{Role, UserName};
 use crate::contest::Rate;
-use crate::judge::{CompileInfo, JudgeReport};
+use crate::judge::Verdict;
 use crate::store::*;
 
 both!(
@@ -195,17 +196,7 @@ async fn every_change_a_board_shows_bumps_the_version_and_admins_stay_off_the_bo
     bumped(s.contest_state("spring").await.unwrap().version);
     let claimed = s.claim("w0").await.unwrap().unwrap();
     assert_eq!(claimed.id, id);
-    let report = JudgeReport::from_tests(
-        "sudoku",
-        "c",
-        CompileInfo {
-            ok: true,
-            log: String::new(),
-            cached: false,
-        },
-        Vec::new(),
-        false,
-    );
+    let report = report(Verdict::SE, 0);
     assert!(s.complete(id, claimed.attempt, &report).await.unwrap());
     bumped(s.contest_state("spring").await.unwrap().version);
     let entry = &s.board_data("spring").await.unwrap().submissions[0];
@@ -313,10 +304,10 @@ const ALL: ClarificationPage = ClarificationPage {
 };
 
 fn added(a: ClarificationAdded) -> i64 {
-    match a {
-        ClarificationAdded::Stored(id) => id,
-        other => panic!("not stored: {other:?}"),
-    }
+    let ClarificationAdded::Stored(id) = a else {
+        panic!("not stored: {a:?}");
+    };
+    id
 }
 
 async fn questions_are_rated_per_author_and_listed_by_pages(b: &Backend) {
@@ -381,35 +372,17 @@ async fn questions_are_rated_per_author_and_listed_by_pages(b: &Backend) {
         limit: 3,
         newest_first,
     };
-    assert_eq!(
-        ids(s
-            .clarifications("spring", None, page(None, None, false))
-            .await
-            .unwrap()),
-        all[..3]
-    );
-    assert_eq!(
-        ids(s
-            .clarifications("spring", None, page(Some(all[2]), None, false))
-            .await
-            .unwrap()),
-        all[3..6]
-    );
     let newest: Vec<i64> = all.iter().rev().copied().collect();
-    assert_eq!(
-        ids(s
-            .clarifications("spring", None, page(None, None, true))
-            .await
-            .unwrap()),
-        newest[..3]
-    );
-    assert_eq!(
-        ids(s
-            .clarifications("spring", None, page(None, Some(newest[2]), true))
-            .await
-            .unwrap()),
-        newest[3..6]
-    );
+    let pages = [
+        (page(None, None, false), &all[..3]),
+        (page(Some(all[2]), None, false), &all[3..6]),
+        (page(None, None, true), &newest[..3]),
+        (page(None, Some(newest[2]), true), &newest[3..6]),
+    ];
+    for (page, want) in pages {
+        let got = ids(s.clarifications("spring", None, page).await.unwrap());
+        assert_eq!(got, want, "{page:?}");
+    }
     // A contestant's pages hold their own and the public ones only.
     let bobs = ids(s.clarifications("spring", Some(bob), ALL).await.unwrap());
     assert_eq!(bobs.len(), 4, "{bobs:?}");

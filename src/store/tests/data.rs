@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::backends::{both, Backend};
-use crate::judge::{CompileInfo, JudgeReport};
+use super::sample::report;
+use crate::judge::{JudgeReport, Verdict};
 use crate::store::*;
 
 both!(
@@ -46,12 +47,7 @@ fn sub(problem: &str, hash: Option<&str>) -> NewSubmission {
 }
 
 fn done() -> JudgeReport {
-    let compile = CompileInfo {
-        ok: true,
-        log: String::new(),
-        cached: false,
-    };
-    JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false)
+    report(Verdict::SE, 0)
 }
 
 async fn claim_all(s: &Store) -> Vec<i64> {

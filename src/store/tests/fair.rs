@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::backends::{both, Backend};
+use super::sample::report;
 use crate::accounts::{Role, UserName};
 use crate::contest::{pick, Queued};
-use crate::judge::{CompileInfo, JudgeReport};
+use crate::judge::{JudgeReport, Verdict};
 use crate::store::*;
 
 /// A store with `users` accounts; returns their ids.
@@ -43,12 +44,7 @@ fn owned(owner: Option<i64>) -> NewSubmission {
 }
 
 fn done() -> JudgeReport {
-    let compile = CompileInfo {
-        ok: true,
-        log: String::new(),
-        cached: false,
-    };
-    JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false)
+    report(Verdict::SE, 0)
 }
 
 async fn another_users_first_submission_overtakes_a_flood(b: &Backend) {

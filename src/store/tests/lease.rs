@@ -5,29 +5,9 @@
 use std::time::Duration;
 
 use super::backends::{both, Backend};
-use crate::judge::{CompileInfo, JudgeReport, Verdict};
+use super::sample::{complete, submission};
+use crate::judge::Verdict;
 use crate::store::*;
-
-fn new() -> NewSubmission {
-    NewSubmission {
-        data_hash: None,
-        problem: "sudoku".into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner: None,
-    }
-}
-
-fn report(verdict: Verdict) -> JudgeReport {
-    let compile = CompileInfo {
-        ok: true,
-        log: String::new(),
-        cached: false,
-    };
-    let mut r = JudgeReport::from_tests("sudoku", "c", compile, Vec::new(), false);
-    r.verdict = verdict;
-    r
-}
 
 both!(
     a_silent_node_loses_its_claims_and_its_late_result_is_dropped,
@@ -39,7 +19,7 @@ both!(
 async fn a_silent_node_loses_its_claims_and_its_late_result_is_dropped(b: &Backend) {
     let dead = b.node("dead", 300).await;
     let alive = b.node("alive", 300).await;
-    let id = dead.enqueue(new()).await.unwrap();
+    let id = dead.enqueue(submission("sudoku")).await.unwrap();
     let first = dead.claim("w0").await.unwrap().unwrap();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let swept = alive.requeue_expired(3).await.unwrap();
@@ -59,18 +39,9 @@ async fn a_silent_node_loses_its_claims_and_its_late_result_is_dropped(b: &Backe
     let second = alive.claim("w0").await.unwrap().unwrap();
     assert_eq!((second.id, second.attempt), (id, first.attempt + 1));
     // The dead node wakes up and reports: dropped, also after the new attempt is done.
-    assert!(!dead
-        .complete(id, first.attempt, &report(Verdict::WA))
-        .await
-        .unwrap());
-    assert!(alive
-        .complete(id, second.attempt, &report(Verdict::AC))
-        .await
-        .unwrap());
-    assert!(!dead
-        .complete(id, first.attempt, &report(Verdict::WA))
-        .await
-        .unwrap());
+    assert!(!complete(&dead, (id, first.attempt), Verdict::WA, 0).await);
+    assert!(complete(&alive, (id, second.attempt), Verdict::AC, 0).await);
+    assert!(!complete(&dead, (id, first.attempt), Verdict::WA, 0).await);
     let got = alive.get(id).await.unwrap().unwrap();
     assert_eq!((got.status, got.verdict), (Status::Done, Some(Verdict::AC)));
     // Its heartbeat renews nothing: the claim is no longer its own.
@@ -84,7 +55,7 @@ fn b_is_shared(b: &Backend) -> bool {
 async fn a_beating_node_keeps_its_claims(b: &Backend) {
     let busy = b.node("busy", 300).await;
     let other = b.node("other", 300).await;
-    busy.enqueue(new()).await.unwrap();
+    busy.enqueue(submission("sudoku")).await.unwrap();
     let claimed = busy.claim("w0").await.unwrap().unwrap();
     for _ in 0..6 {
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -94,18 +65,15 @@ async fn a_beating_node_keeps_its_claims(b: &Backend) {
             StaleOutcome::default()
         );
     }
-    assert!(busy
-        .complete(claimed.id, claimed.attempt, &report(Verdict::AC))
-        .await
-        .unwrap());
+    assert!(complete(&busy, (claimed.id, claimed.attempt), Verdict::AC, 0).await);
     assert_eq!(busy.heartbeat().await.unwrap(), 0);
 }
 
 async fn a_restarted_node_takes_back_only_its_own_claims(b: &Backend) {
     let w1 = b.node("w1", 30_000).await;
     let w2 = b.node("w2", 30_000).await;
-    let a = w1.enqueue(new()).await.unwrap();
-    let c = w1.enqueue(new()).await.unwrap();
+    let a = w1.enqueue(submission("sudoku")).await.unwrap();
+    let c = w1.enqueue(submission("sudoku")).await.unwrap();
     assert_eq!(w1.claim("w0").await.unwrap().unwrap().id, a);
     assert_eq!(w2.claim("w0").await.unwrap().unwrap().id, c);
     // w1 is killed and starts again under the same name.

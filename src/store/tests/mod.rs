@@ -11,3 +11,4 @@ mod groups;
 mod lease;
 mod notices;
 mod queue;
+mod sample;

@@ -1,44 +1,9 @@
 //! Store tests, each run on a SQLite file and on a PostgreSQL database (see `backends.rs`).
 
 use super::backends::{both, Backend};
-use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
+use super::sample::{complete, report, submission as new};
+use crate::judge::Verdict;
 use crate::store::*;
-
-fn new(problem: &str) -> NewSubmission {
-    NewSubmission {
-        data_hash: None,
-        problem: problem.into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner: None,
-    }
-}
-
-fn report(verdict: Verdict, tests: usize) -> JudgeReport {
-    let tests = (0..tests)
-        .map(|i| TestResult {
-            name: format!("secret/{i}"),
-            verdict,
-            time_ms: i as u64,
-            wall_ms: 1,
-            memory_kib: 10,
-            exit_code: Some(0),
-            signal: None,
-            message: None,
-        })
-        .collect();
-    JudgeReport::from_tests(
-        "sudoku",
-        "c",
-        CompileInfo {
-            ok: true,
-            log: String::new(),
-            cached: false,
-        },
-        tests,
-        false,
-    )
-}
 
 both!(
     creates_the_store_and_claims_oldest_first_exactly_once,
@@ -75,27 +40,20 @@ async fn depths_count_each_status(b: &Backend) {
 async fn a_full_queue_stores_nothing(b: &Backend) {
     let s = b.open().await;
     let three = QueueBounds::global(3);
-    for _ in 0..3 {
-        assert!(s
-            .enqueue_bounded(new("sudoku"), three)
-            .await
-            .unwrap()
-            .id()
-            .is_some());
+    let mut outcomes = Vec::new();
+    for _ in 0..4 {
+        outcomes.push(s.enqueue_bounded(new("sudoku"), three).await.unwrap());
     }
-    assert_eq!(
-        s.enqueue_bounded(new("sudoku"), three).await.unwrap(),
-        Enqueued::QueueFull
+    assert!(
+        outcomes[..3].iter().all(|e| e.id().is_some()),
+        "{outcomes:?}"
     );
+    assert_eq!(outcomes[3], Enqueued::QueueFull);
     assert_eq!(s.depth().await.unwrap(), 3);
     // A claim makes room.
     s.claim("w0").await.unwrap().unwrap();
-    assert!(s
-        .enqueue_bounded(new("sudoku"), three)
-        .await
-        .unwrap()
-        .id()
-        .is_some());
+    let again = s.enqueue_bounded(new("sudoku"), three).await.unwrap();
+    assert!(again.id().is_some(), "{again:?}");
     assert_eq!(s.list(None, 10, None).await.unwrap().len(), 4);
 }
 
@@ -110,6 +68,11 @@ async fn users(s: &Store, names: &[&str]) -> Vec<i64> {
         })
         .collect();
     s.add_users(&users).await.unwrap()
+}
+
+/// Whether `s` stores `new` under `bounds`.
+async fn stores(s: &Store, new: NewSubmission, bounds: QueueBounds) -> bool {
+    s.enqueue_bounded(new, bounds).await.unwrap().id().is_some()
 }
 
 fn owned(problem: &str, owner: i64) -> NewSubmission {
@@ -145,12 +108,7 @@ async fn one_users_queue_is_bounded_and_an_admin_cancels_it(b: &Backend) {
         .all(|a| a.id().is_some() || *a == Enqueued::OwnerFull));
     // Another user still gets in; the global bound still holds (the owner's first).
     for _ in 0..3 {
-        assert!(s
-            .enqueue_bounded(owned("sudoku", alice), bounds)
-            .await
-            .unwrap()
-            .id()
-            .is_some());
+        assert!(stores(&s, owned("sudoku", alice), bounds).await);
     }
     assert_eq!(
         s.enqueue_bounded(owned("sudoku", alice), bounds)
@@ -199,10 +157,7 @@ async fn one_users_queue_is_bounded_and_an_admin_cancels_it(b: &Backend) {
             assert_eq!(s.rejudge(*id).await.unwrap(), RejudgeOutcome::Cancelled);
         }
     }
-    assert!(s
-        .complete(judging.id, judging.attempt, &report(Verdict::AC, 1))
-        .await
-        .unwrap());
+    assert!(complete(&s, (judging.id, judging.attempt), Verdict::AC, 1).await);
     // The workers never claim a cancelled one: only alice's are left.
     let mut claimed = Vec::new();
     while let Some(c) = s.claim("w1").await.unwrap() {
@@ -213,12 +168,7 @@ async fn one_users_queue_is_bounded_and_an_admin_cancels_it(b: &Backend) {
     assert_eq!(s.depth().await.unwrap(), 0);
     assert_eq!(s.queued_by_owner(10).await.unwrap(), vec![]);
     // Mallory's bound counts queued submissions only: she may submit again.
-    assert!(s
-        .enqueue_bounded(owned("sudoku", mallory), bounds)
-        .await
-        .unwrap()
-        .id()
-        .is_some());
+    assert!(stores(&s, owned("sudoku", mallory), bounds).await);
 }
 
 async fn creates_the_store_and_claims_oldest_first_exactly_once(b: &Backend) {
@@ -281,14 +231,8 @@ async fn complete_stores_results_and_stale_attempts_are_ignored(b: &Backend) {
     );
     let second = s.claim("w1").await.unwrap().unwrap();
     assert!(second.attempt > first.attempt);
-    assert!(!s
-        .complete(id, first.attempt, &report(Verdict::WA, 2))
-        .await
-        .unwrap());
-    assert!(s
-        .complete(id, second.attempt, &report(Verdict::AC, 3))
-        .await
-        .unwrap());
+    assert!(!complete(&s, (id, first.attempt), Verdict::WA, 2).await);
+    assert!(complete(&s, (id, second.attempt), Verdict::AC, 3).await);
     let got = s.get(id).await.unwrap().unwrap();
     assert_eq!(got.status, Status::Done);
     assert_eq!(got.verdict, Some(Verdict::AC));
@@ -445,7 +389,9 @@ async fn the_cancelled_status_migration_keeps_every_row_and_result() {
             .unwrap();
         pool.close().await;
     }
-    let s = SqliteStore::open(&path).await.unwrap();
+    let sqlite = SqliteStore::open(&path).await.unwrap();
+    let writer = sqlite.writer.clone();
+    let s = Store::Sqlite(sqlite);
     for id in [1, 2] {
         let got = s.get(id).await.unwrap().unwrap();
         assert_eq!(
@@ -468,17 +414,17 @@ async fn the_cancelled_status_migration_keeps_every_row_and_result() {
     // The contest triggers are back: a contest submission bumps the board's version.
     let before = s.contest_state("spring").await.unwrap().version;
     sqlx::query("UPDATE submissions SET score = 100 WHERE id = 1")
-        .execute(&s.writer)
+        .execute(&writer)
         .await
         .unwrap();
     assert_eq!(s.contest_state("spring").await.unwrap().version, before + 1);
     // Results still go with their submission.
     sqlx::query("DELETE FROM submissions WHERE id = 2")
-        .execute(&s.writer)
+        .execute(&writer)
         .await
         .unwrap();
     let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM test_results")
-        .fetch_one(&s.writer)
+        .fetch_one(&writer)
         .await
         .unwrap();
     assert_eq!(left, 1);

@@ -1,0 +1,12 @@
+//! The one implementation of each trait of the store, for [`super::Store`]: every method's
+//! body is written once and compiled for each backend by `each!`, over the
+//! [`super::dialect::Dialect`] (`db`), which holds what the two backends do differently.
+//! One file per concern, named as the trait's file: `queue.rs`, `submissions.rs`,
+//! `gauges.rs`, `accounts.rs`, `contests.rs`, `nodes.rs`.
+
+mod accounts;
+mod contests;
+mod gauges;
+mod nodes;
+mod queue;
+mod submissions;
