@@ -1,6 +1,7 @@
 //! [`Queue`] for [`Store`]: enqueue under the bounds, the fair claim, results, releases, stale
-//! attempts, rejudges. Every write is one transaction ([`Dialect::write`]); whatever puts a
-//! submission in the queue tells the other nodes ([`Dialect::queued`]).
+//! attempts, rejudges. Every write is one transaction ([`Dialect::write`], or
+//! [`Dialect::execute`] for one statement); whatever puts a submission in the queue tells the
+//! other nodes ([`Dialect::queued`]).
 
 use crate::judge::JudgeReport;
 use crate::store::any::each;
