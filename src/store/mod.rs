@@ -24,6 +24,7 @@
 //! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`any`]: [`Store`], either of the two behind the same traits.
+//! - `stderr_tails`: a run-time error's stderr tail per test result.
 //! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
@@ -44,6 +45,7 @@ pub mod postgres;
 pub mod queue;
 mod result_rows;
 pub mod sqlite;
+mod stderr_tails;
 pub mod submissions;
 
 use std::path::PathBuf;

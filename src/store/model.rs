@@ -322,6 +322,7 @@ pub(crate) fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
         exit_code: row.exit_code.and_then(|v| i32::try_from(v).ok()),
         signal: row.signal.and_then(|v| i32::try_from(v).ok()),
         message: row.message,
+        stderr_tail: None, // filled by `stderr_tails`
     })
 }
 

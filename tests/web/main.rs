@@ -13,6 +13,8 @@ mod web_clocks;
 mod web_contest_day;
 mod web_contest_submissions;
 mod web_front;
+mod web_grade_report;
 mod web_jury;
 mod web_load;
 mod web_pages;
+mod web_stderr;

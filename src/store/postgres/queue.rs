@@ -301,6 +301,7 @@ impl Queue for PgStore {
         for mut insert in insert_statements::<sqlx::Postgres>(id, &report.tests) {
             insert.build().execute(&mut *tx).await?;
         }
+        crate::store::stderr_tails::save_pg(&mut tx, id, &report.tests).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -123,6 +123,7 @@ impl Queue for SqliteStore {
         for mut insert in insert_statements::<sqlx::Sqlite>(id, &report.tests) {
             insert.build().execute(&mut *tx).await?;
         }
+        crate::store::stderr_tails::save_sqlite(&mut tx, id, &report.tests).await?;
         tx.commit().await?;
         Ok(true)
     }

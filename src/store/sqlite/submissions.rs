@@ -24,8 +24,10 @@ impl SubmissionReads for SqliteStore {
             .bind(id)
             .fetch_all(&mut *tx)
             .await?;
+        let mut submission = assemble(row, tests)?;
+        crate::store::stderr_tails::load_sqlite(&mut tx, id, &mut submission.tests).await?;
         tx.commit().await?;
-        assemble(row, tests).map(Some)
+        Ok(Some(submission))
     }
 
     async fn queued_by_owner(&self, limit: u32) -> Result<Vec<(String, u64)>, StoreError> {

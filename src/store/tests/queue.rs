@@ -25,6 +25,7 @@ fn report(verdict: Verdict, tests: usize) -> JudgeReport {
             exit_code: Some(0),
             signal: None,
             message: None,
+            stderr_tail: None,
         })
         .collect();
     JudgeReport::from_tests(
