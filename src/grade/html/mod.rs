@@ -290,7 +290,10 @@ mod tests {
         .unwrap();
         assert!(!html.contains("<script>alert"), "escaped");
         assert!(!html.contains("<b>eve"), "escaped");
-        assert!(html.contains("&#60;/pre&#62;&#60;script&#62;"), "shown as text");
+        assert!(
+            html.contains("&#60;/pre&#62;&#60;script&#62;"),
+            "shown as text"
+        );
         assert_eq!(html.matches("<script").count(), 1, "only the report's own");
         assert!(html.contains(&script_hash()));
         assert!(html.starts_with("<!DOCTYPE html>") && html.contains(GENERATOR));

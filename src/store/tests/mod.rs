@@ -9,3 +9,4 @@ mod data;
 mod fair;
 mod lease;
 mod queue;
+mod stderr_tails;
