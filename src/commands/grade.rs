@@ -12,7 +12,9 @@ use sudojudge::grade::assignment::Assignment;
 use sudojudge::grade::csvfile::write_atomically;
 use sudojudge::grade::gradebook::{self, Column, Gradebook};
 use sudojudge::grade::lms::Lms;
-use sudojudge::grade::outputs::{assignment_owner, ensure_ours, ProblemFiles};
+use sudojudge::grade::outputs::{
+    assignment_owner, ensure_ours, lms_gradebook, lms_owner, ProblemFiles,
+};
 use sudojudge::grade::{cache::Cache, table};
 use sudojudge::languages::LanguageTable;
 
@@ -35,7 +37,8 @@ pub struct Args {
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Write the gradebook in the layout this LMS imports (Moodle's grading worksheet,
-    /// Canvas's gradebook), instead of the plain one.
+    /// Canvas's gradebook): an assignment's instead of the plain one; one problem's beside
+    /// its grades CSV, as `STEM.moodle.csv` or `STEM.canvas.csv`.
     #[arg(long, value_enum, requires = "csv")]
     pub lms: Option<Lms>,
     /// Print everything as one JSON object, per-test results included.
@@ -54,6 +57,10 @@ pub struct Args {
     /// Compare the class's sources pairwise and report the similar pairs.
     #[arg(long)]
     pub similarity: bool,
+    /// Write a self-contained HTML report here: the table, the score histogram, the
+    /// similarity distribution and each suspicious pair side by side (implies --similarity).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Report pairs from this share of shared fingerprints, in percent.
     #[arg(long, default_value_t = 50.0)]
     pub threshold: f64,
@@ -167,6 +174,23 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             skip.extend(files.all());
         }
     }
+    if let (Plan::One(task), Some(csv), Some(kind)) = (&plan, &args.csv, args.lms) {
+        let book = lms_gradebook(csv, kind);
+        ensure_ours(&book, &lms_owner(&task.problem, kind))?;
+        skip.extend([book.clone(), sudojudge::grade::cache::cache_path(&book)]);
+    }
+    if let Some(report) = &args.report {
+        anyhow::ensure!(
+            sudojudge::grade::html::may_write(report),
+            "{} exists and is not a report of `sudojudge grade`: choose another --report, or remove it",
+            report.display()
+        );
+        if let Some(parent) = report.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating the folder of --report {}", parent.display()))?;
+        }
+        skip.push(report.clone());
+    }
     let languages = LanguageTable::from_config(&config);
     let language = match args.language.as_deref() {
         None => None,
@@ -183,7 +207,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         jobs: args.jobs,
         force: args.force,
         language,
-        similarity: args.similarity.then_some(args.threshold),
+        similarity: (args.similarity || args.report.is_some()).then_some(args.threshold),
         skip,
         stop: Arc::new(AtomicBool::new(false)),
     };
@@ -222,25 +246,35 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     if let (Some(csv), Some(book)) = (&args.csv, &gradebook) {
-        let bytes = match args.lms {
-            None => book.csv(),
-            Some(kind) => {
-                let name = csv.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                for line in book.lines.iter().filter(|l| l.id.is_none()) {
-                    eprintln!(
-                        "warning: {} has no LMS id (not named by the export): left out of the {kind:?} gradebook",
-                        sudojudge::grade::text::printable(&line.student)
-                    );
-                }
-                gradebook::lms_csv(book, kind, &name)
-            }
-        }
-        .context("encoding the gradebook")?;
-        write_atomically(csv, &bytes).with_context(|| format!("writing {}", csv.display()))?;
         let ids: Vec<&str> = tasks.iter().map(|t| t.problem.as_str()).collect();
-        Cache::new(&assignment_owner(&ids), "", Vec::new())
-            .save(&sudojudge::grade::cache::cache_path(csv))
-            .context("writing the gradebook's cache")?;
+        write_gradebook(csv, book, args.lms, &assignment_owner(&ids), csv)?;
+    }
+    if let (Plan::One(task), Some(csv), Some(kind)) = (&plan, &args.csv, args.lms) {
+        // One problem's gradebook in the LMS's layout, beside its grades.
+        let column = Column {
+            problem: task.problem.clone(),
+            weight: 1.0,
+        };
+        let rows = done[0]
+            .output
+            .students
+            .iter()
+            .cloned()
+            .zip(done[0].ids.iter().cloned())
+            .collect();
+        let book = Gradebook::of(&[(column, rows)]);
+        let path = lms_gradebook(csv, kind);
+        write_gradebook(
+            &path,
+            &book,
+            Some(kind),
+            &lms_owner(&task.problem, kind),
+            csv,
+        )?;
+        eprintln!("{kind:?} gradebook: {}", path.display());
+    }
+    if let Some(path) = &args.report {
+        write_report(path, &plan, &done, gradebook.as_ref(), args.threshold)?;
     }
     print_results(&args, &done, gradebook.as_ref())?;
     let interrupted: usize = done.iter().map(|g| g.output.interrupted).sum();
@@ -249,6 +283,69 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `book` at `path` (plain, or in `lms`'s layout, its grade column named after the
+/// stem of `--csv` `named`), with the cache beside it that names `owner`.
+fn write_gradebook(
+    path: &Path,
+    book: &Gradebook,
+    lms: Option<Lms>,
+    owner: &str,
+    named: &Path,
+) -> anyhow::Result<()> {
+    let bytes = match lms {
+        None => book.csv(),
+        Some(kind) => {
+            let name = named
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            for line in book.lines.iter().filter(|l| l.id.is_none()) {
+                eprintln!(
+                    "warning: {} has no LMS id (not named by the export): left out of the {kind:?} gradebook",
+                    sudojudge::grade::text::printable(&line.student)
+                );
+            }
+            gradebook::lms_csv(book, kind, &name)
+        }
+    }
+    .context("encoding the gradebook")?;
+    write_atomically(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    Cache::new(owner, "", Vec::new())
+        .save(&sudojudge::grade::cache::cache_path(path))
+        .context("writing the gradebook's cache")?;
+    Ok(())
+}
+
+/// Writes the HTML report of every problem graded (and the assignment's gradebook).
+fn write_report(
+    path: &Path,
+    plan: &Plan,
+    done: &[Graded],
+    gradebook: Option<&Gradebook>,
+    threshold: f64,
+) -> anyhow::Result<()> {
+    use sudojudge::grade::html::{render, ProblemInput};
+    let inputs: Vec<ProblemInput> = done
+        .iter()
+        .map(|g| ProblemInput {
+            output: &g.output,
+            sources: &g.sources,
+            threshold,
+        })
+        .collect();
+    let title = match plan {
+        Plan::One(task) => format!("Grades of {}", task.problem),
+        Plan::Assignment(tasks) => {
+            let ids: Vec<&str> = tasks.iter().map(|(t, _)| t.problem.as_str()).collect();
+            format!("Grades of the assignment {}", ids.join(", "))
+        }
+    };
+    let html = render(&title, &inputs, gradebook).context("rendering the report")?;
+    write_atomically(path, html.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    eprintln!("report: {}", path.display());
+    Ok(())
 }
 
 fn print_results(

@@ -59,6 +59,8 @@ pub struct Graded {
     pub output: Output,
     /// The similarity pass and the number of sources it compared.
     pub comparison: Option<(Comparison, usize)>,
+    /// The sources it compared (the report shows the pairs' text).
+    pub sources: Vec<SourceFile>,
 }
 
 /// Largest `--base` file read.
@@ -294,6 +296,7 @@ pub fn grade(
     ));
     progress.finish();
     let summary = Summary::of(&graded.rows);
+    let mut sources = Vec::new();
     let comparison = match shared.similarity {
         Some(threshold) => {
             let files = similarity_sources(&options, &students, &task.against)?;
@@ -308,7 +311,9 @@ pub fn grade(
                 files.len(),
                 started.elapsed().as_millis()
             );
-            Some((comparison, files.len()))
+            let compared = files.len();
+            sources = files;
+            Some((comparison, compared))
         }
         None => None,
     };
@@ -340,5 +345,6 @@ pub fn grade(
         ids,
         output,
         comparison,
+        sources,
     })
 }

@@ -11,7 +11,7 @@ use super::similarity::{Flag, Pair};
 use super::text::csv_text;
 
 /// The header of the grades CSV.
-pub const GRADES_HEADER: [&str; 10] = [
+pub const GRADES_HEADER: [&str; 11] = [
     "student",
     "file",
     "language",
@@ -22,6 +22,7 @@ pub const GRADES_HEADER: [&str; 10] = [
     "time_ms",
     "memory_kib",
     "message",
+    "stderr",
 ];
 
 /// The header of the similarity CSV.
@@ -77,6 +78,7 @@ pub fn grades_csv(rows: &[Row]) -> std::io::Result<Vec<u8>> {
                 r.time_ms.to_string(),
                 r.memory_kib.to_string(),
                 csv_text(&r.message),
+                csv_text(r.stderr_tail().unwrap_or("")),
             ]
         }),
     )

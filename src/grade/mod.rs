@@ -18,6 +18,8 @@
 //!   [`gradebook`]: one row per student across them, with the weighted total;
 //!   [`outputs`]: the files' names, and no run overwriting another's; [`lms`]: Moodle's
 //!   and Canvas's export names and gradebook layouts.
+//! - [`html`]: the self-contained HTML report (`--report`): tables, histograms, and the
+//!   suspicious pairs side by side with their matching regions.
 
 pub mod assignment;
 pub mod cache;
@@ -26,6 +28,7 @@ pub mod csvfile;
 pub mod discover;
 pub mod files;
 pub mod gradebook;
+pub mod html;
 pub mod lms;
 pub mod outputs;
 pub mod row;

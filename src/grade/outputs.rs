@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::cache::{cache_path, Cache};
+use super::lms::Lms;
 
 /// The files of one problem's grade.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +62,21 @@ impl ProblemFiles {
     }
 }
 
+/// The LMS gradebook of a one-problem grade with `--csv csv --lms LMS`: `grades.moodle.csv`
+/// or `grades.canvas.csv`, beside the grades (which keep their own layout and re-run cache).
+pub fn lms_gradebook(csv: &Path, lms: Lms) -> PathBuf {
+    let kind = match lms {
+        Lms::Moodle => "moodle",
+        Lms::Canvas => "canvas",
+    };
+    with_name(csv, format!("{}.{kind}.csv", stem(csv)))
+}
+
+/// The name an LMS gradebook's cache records for one problem's grade.
+pub fn lms_owner(problem: &str, lms: Lms) -> String {
+    format!("{problem} ({lms:?} gradebook)")
+}
+
 /// The name the gradebook's cache records for an assignment of `problems`.
 pub fn assignment_owner(problems: &[&str]) -> String {
     format!("assignment: {}", problems.join(" "))
@@ -111,6 +127,10 @@ mod tests {
         assert_eq!(f.similarity, Path::new("out/week3.sudoku.similarity.csv"));
         let s = ProblemFiles::single(Path::new("grades.csv"));
         assert_eq!(s.similarity, Path::new("grades.similarity.csv"));
+        assert_eq!(
+            lms_gradebook(Path::new("out/grades.csv"), Lms::Canvas),
+            Path::new("out/grades.canvas.csv")
+        );
     }
 
     #[test]

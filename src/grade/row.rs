@@ -137,6 +137,33 @@ impl Row {
         }
     }
 
+    /// The last lines of the first failing test's stderr (a run-time error's traceback, panic
+    /// or sanitizer report), when the judge kept them.
+    pub fn stderr_tail(&self) -> Option<&str> {
+        self.report
+            .as_ref()?
+            .tests
+            .iter()
+            .find(|t| t.verdict != Verdict::AC)?
+            .stderr_tail
+            .as_deref()
+    }
+
+    /// The message with the stderr tail's last line (the exception, the panic), as the table
+    /// shows it: `sample/1: exit code 1: ValueError: ...`.
+    pub fn message_with_stderr(&self) -> String {
+        // Rust's `note: run with RUST_BACKTRACE=1` is not what went wrong.
+        let last = self.stderr_tail().and_then(|t| {
+            t.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
+        });
+        match last {
+            Some(last) => one_line(&format!("{}: {}", self.message, last.trim())),
+            None => self.message.clone(),
+        }
+    }
+
     /// The verdict as shown: its name, or `-`.
     pub fn verdict_name(&self) -> &'static str {
         self.verdict.map_or("-", Verdict::as_str)

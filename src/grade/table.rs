@@ -53,7 +53,7 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
             tests,
             r.time_ms,
             r.memory_kib,
-            printable(&r.message)
+            printable(&r.message_with_stderr())
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }

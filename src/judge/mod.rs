@@ -8,6 +8,7 @@
 //! - [`pool`]: many sources judged in parallel, one judge (sandbox slot) per task.
 //! - [`table`]: the human-readable table.
 //! - [`validate`]: a package's output validator program, run in a box of its own.
+//! - [`stderr_tail`]: the last lines of a run-time error's stderr, bounded.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
@@ -17,6 +18,7 @@ pub mod pipeline;
 pub mod pool;
 pub mod report;
 pub mod sandboxed;
+pub mod stderr_tail;
 pub mod table;
 pub mod timed;
 pub mod validate;

@@ -316,6 +316,7 @@ fn system_error(name: &str, cause: String) -> TestResult {
         exit_code: None,
         signal: None,
         message: Some(cause),
+        stderr_tail: None,
     }
 }
 
@@ -368,6 +369,11 @@ fn run_and_check<E: Executor>(
         exit_code: report.exit_code,
         signal: report.signal,
         message,
+        stderr_tail: if verdict == Verdict::RE {
+            super::stderr_tail::tail(&report.stderr)
+        } else {
+            None
+        },
     };
     Ok((result, degraded))
 }

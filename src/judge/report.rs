@@ -39,6 +39,11 @@ pub struct TestResult {
     pub signal: Option<i32>,
     /// The checker's message for `WA`, the cause for `RE`/`SE`/limits; `None` for `AC`.
     pub message: Option<String>,
+    /// For `RE`: the last lines of what the program wrote to stderr (a traceback, a panic),
+    /// bounded ([`super::stderr_tail`]). On a secret test it may carry the input: shown to
+    /// the teacher and the jury, to a contestant only on a sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_tail: Option<String>,
 }
 
 /// A whole submission's result (the JSON printed by `sudojudge judge --json`).
@@ -187,6 +192,7 @@ mod tests {
                 exit_code: Some(3),
                 signal: None,
                 message: Some("exit code 3".into()),
+                stderr_tail: None,
             }],
             false,
         );

@@ -6,7 +6,8 @@
 //! the answers. So a contestant sees, on a secret test, only its verdict, time and memory and a
 //! fixed phrase per verdict, and the test by its number in its group, never by its file name
 //! (`secret/4`, not `secret/04-answer-1`: a file name can carry the answer); on a sample
-//! (public anyway) the full message and name, except a system error's. The database keeps everything; the host and admins read it whole. Which view a
+//! (public anyway) the full message and name, except a system error's. The same holds for a
+//! run-time error's stderr tail: a program can print its secret input there. The database keeps everything; the host and admins read it whole. Which view a
 //! caller gets is decided by [`crate::accounts::access::feedback`] (admins: full; contestants:
 //! redacted; the open single-user mode: `[server] feedback`).
 
@@ -83,6 +84,10 @@ pub fn is_sample(test_name: &str) -> bool {
 
 fn redact_test(test: &mut TestResult) {
     let sample = is_sample(&test.name);
+    if !sample {
+        // What the program wrote on a secret test can be the test's input.
+        test.stderr_tail = None;
+    }
     if sample && test.verdict != Verdict::SE {
         return;
     }
@@ -125,6 +130,7 @@ mod tests {
             exit_code: Some(42),
             signal: None,
             message: Some(message.into()),
+            stderr_tail: Some(format!("{name}: Traceback ... ValueError")),
         }
     }
 
@@ -184,6 +190,12 @@ mod tests {
         );
         assert_eq!(r.tests[2].message.as_deref(), Some("runtime error"));
         assert_eq!(r.tests[2].exit_code, None);
+        assert_eq!(
+            r.tests[1].stderr_tail, None,
+            "stderr can carry a secret input"
+        );
+        assert_eq!(r.tests[2].stderr_tail, None);
+        assert!(r.tests[0].stderr_tail.is_some(), "a sample's is shown");
         assert!(!r.tests[3].message.as_deref().unwrap().contains("/srv"));
         assert_eq!(redact(Feedback::Full, s.clone()).tests, s.tests);
     }

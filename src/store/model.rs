@@ -259,6 +259,7 @@ pub(crate) struct TestRow {
     pub exit_code: Option<i64>,
     pub signal: Option<i64>,
     pub message: Option<String>,
+    pub stderr_tail: Option<String>,
 }
 
 /// A stored row as the API shows it (no tests yet).
@@ -322,6 +323,7 @@ pub(crate) fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
         exit_code: row.exit_code.and_then(|v| i32::try_from(v).ok()),
         signal: row.signal.and_then(|v| i32::try_from(v).ok()),
         message: row.message,
+        stderr_tail: row.stderr_tail,
     })
 }
 

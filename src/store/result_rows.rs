@@ -6,7 +6,7 @@ use crate::judge::TestResult;
 
 use super::model::signed;
 
-/// Rows per statement: 10 bound parameters a row stays under SQLite's 32,766 and
+/// Rows per statement: 11 bound parameters a row stays under SQLite's 32,766 and
 /// PostgreSQL's 65,535 per statement.
 const ROWS_PER_STATEMENT: usize = 1000;
 
@@ -28,7 +28,7 @@ where
         .map(|chunk| {
             let mut insert = QueryBuilder::<DB>::new(
                 "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms, \
-                 wall_ms, memory_kib, exit_code, signal, message) ",
+                 wall_ms, memory_kib, exit_code, signal, message, stderr_tail) ",
             );
             insert.push_values(chunk, |mut row, (ordinal, t)| {
                 row.push_bind(id)
@@ -40,7 +40,8 @@ where
                     .push_bind(signed(t.memory_kib))
                     .push_bind(t.exit_code.map(i64::from))
                     .push_bind(t.signal.map(i64::from))
-                    .push_bind(t.message.clone());
+                    .push_bind(t.message.clone())
+                    .push_bind(t.stderr_tail.clone());
             });
             insert
         })

@@ -209,6 +209,9 @@ struct TestRow {
     time: String,
     memory: String,
     message: String,
+    /// A run-time error's stderr tail, when this reader may see it (the jury always; a
+    /// contestant on samples only: `feedback::redact`).
+    stderr: Option<String>,
     sample: Option<SampleData>,
 }
 
@@ -312,6 +315,7 @@ pub async fn show(
             time: fmt::millis(t.time_ms),
             memory: fmt::kib(t.memory_kib),
             message: t.message.clone().unwrap_or_default(),
+            stderr: t.stderr_tail.clone(),
             sample,
         });
     }

@@ -201,3 +201,46 @@ fn an_assignment_of_two_problems_makes_one_gradebook_and_overwrites_nothing_of_a
         "the teacher's own sheet\n"
     );
 }
+
+#[test]
+fn an_assignments_report_has_its_gradebook_and_a_section_per_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let (config, pkg) = two_problems(dir.path());
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    std::fs::create_dir_all(&first).unwrap();
+    std::fs::create_dir_all(&second).unwrap();
+    for (folder, student, right) in [(&first, "ann", true), (&second, "cy", false)] {
+        let source = package::python_solution(&pkg, student.len(), right);
+        std::fs::write(folder.join(format!("{student}.py")), source).unwrap();
+    }
+    let report = dir.path().join("out/week3.html");
+    let args: Vec<std::ffi::OsString> = vec![
+        format!("binary-sudoku={}", first.display()).into(),
+        format!("binary-twin={}", second.display()).into(),
+        "--report".into(),
+        report.clone().into(),
+    ];
+    for _ in 0..2 {
+        // The second run replaces its own report.
+        let out = grade(&config, &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let html = std::fs::read_to_string(&report).unwrap();
+        assert!(html.contains(r#"<h2 id="gradebook">"#), "{html}");
+        for problem in ["binary-sudoku", "binary-twin"] {
+            assert!(
+                html.contains(&format!(r#"data-problem="{problem}""#)),
+                "{problem}: {html}"
+            );
+        }
+        assert!(html.contains("<td>ann</td>") && html.contains("<td>cy</td>"));
+    }
+    // A page of the teacher's at that name is kept, and nothing is judged.
+    std::fs::write(&report, "<html>my notes</html>").unwrap();
+    let out = grade(&config, &args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is not a report of `sudojudge grade`"));
+    assert_eq!(
+        std::fs::read_to_string(&report).unwrap(),
+        "<html>my notes</html>"
+    );
+}

@@ -202,7 +202,8 @@ fn a_class_is_graded_row_by_row_and_a_rerun_judges_only_the_changed_file() {
             "total",
             "time_ms",
             "memory_kib",
-            "message"
+            "message",
+            "stderr"
         ]
     );
     assert_eq!(
@@ -240,6 +241,22 @@ fn a_class_is_graded_row_by_row_and_a_rerun_judges_only_the_changed_file() {
             }
         }
     }
+    // A run-time error's stderr tail: the exception, the panic, the C++ runtime's report.
+    for (student, says) in [
+        ("re-python", "IndexError: list index out of range"),
+        (
+            "re-rust",
+            "index out of bounds: the len is 0 but the index is 3",
+        ),
+        ("re-cpp", "what():  boom"),
+    ] {
+        assert!(
+            rows[student][10].contains(says),
+            "{student}: {:?}",
+            rows[student]
+        );
+    }
+    assert_eq!(&rows["wa-c"][10], "", "only a run-time error's");
     // The JSON has the per-test results; the summary counts the verdicts.
     let ac = json["students"]
         .as_array()

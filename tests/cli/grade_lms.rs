@@ -302,3 +302,61 @@ fn hostile_zips_are_refused_leaving_nothing_outside_the_output_folder() {
         assert!(!dir.path().join("escaped.c").exists() && !work.join("escaped.c").exists());
     }
 }
+
+#[test]
+fn one_problem_with_lms_gets_that_lms_gradebook_beside_its_grades() {
+    let dir = tempfile::tempdir().unwrap();
+    let (config, pkg) = two_problems(dir.path());
+    let solution = |right: bool| package::python_solution(&pkg, 1, right).into_bytes();
+    let export = dir.path().join("bs-canvas.zip");
+    zip(
+        &export,
+        &[
+            ("kimlee_4411_889123_bsudoku.py".into(), solution(true)),
+            ("anaruiz_4412_889124_bsudoku.py".into(), solution(false)),
+        ],
+    );
+    let csv = dir.path().join("out/grades.csv");
+    let args = [
+        "binary-sudoku".as_ref(),
+        export.as_os_str(),
+        "--csv".as_ref(),
+        csv.as_os_str(),
+        "--lms".as_ref(),
+        "canvas".as_ref(),
+    ];
+    for _ in 0..2 {
+        // The second run is a re-run: it replaces its own gradebook.
+        let run = grade(&config, &args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let rows = csv_rows(&dir.path().join("out/grades.canvas.csv"));
+        assert_eq!(
+            rows[0],
+            [
+                "Student",
+                "ID",
+                "SIS User ID",
+                "SIS Login ID",
+                "Section",
+                "grades"
+            ]
+        );
+        assert_eq!(rows[2], ["anaruiz", "4412", "", "", "", "0.00"]);
+        assert_eq!(rows[3], ["kimlee", "4411", "", "", "", "100.00"]);
+        assert_eq!(rows.len(), 4);
+        // The grades keep their own layout.
+        assert_eq!(csv_rows(&csv)[0][0], "student");
+    }
+    // A sheet of the teacher's at that name is never replaced.
+    let moodle = dir.path().join("out/grades.moodle.csv");
+    std::fs::write(&moodle, "the teacher's own\n").unwrap();
+    let mut args = args.to_vec();
+    args[5] = "moodle".as_ref();
+    let run = grade(&config, &args);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("not made by `sudojudge grade`"));
+    assert_eq!(
+        std::fs::read_to_string(&moodle).unwrap(),
+        "the teacher's own\n"
+    );
+}

@@ -7,13 +7,17 @@
 //! - [`winnow`]: k-gram hashes and the winnowing selection.
 //! - [`report`]: pairwise comparison across C, C++ and Rust (and Python with Python),
 //!   handed-out code (`--base`) and earlier years (`--against`).
+//! - [`regions`]: the matching regions of a pair (token runs grown from the shared
+//!   fingerprints, mapped to lines), which the HTML report highlights.
 //! - [`distribution`]: the class's own distribution of similarity (median + 3 MAD).
 
 pub mod distribution;
 pub mod normalise;
+pub mod regions;
 pub mod report;
 pub mod vocabulary;
 pub mod winnow;
 
 pub use distribution::Distribution;
+pub use regions::Region;
 pub use report::{analyse, compare, Comparison, Flag, Pair, Settings, SourceFile};

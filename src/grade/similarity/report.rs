@@ -8,7 +8,8 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::distribution::Distribution;
-use super::normalise::{normalise, Family};
+use super::normalise::{normalise, Family, Token};
+use super::regions::{regions, Region};
 use super::winnow::{fingerprints, Params};
 
 /// One source to compare.
@@ -88,16 +89,24 @@ pub struct Pair {
     pub lines_a: Vec<(u32, u32)>,
     /// Matching line ranges in the second file.
     pub lines_b: Vec<(u32, u32)>,
+    /// The matching regions (runs of equal normalised tokens grown from the shared
+    /// fingerprints), each with its lines in both files and its share, in the first file's
+    /// order: what the HTML report highlights side by side.
+    pub regions: Vec<Region>,
 }
 
-/// A source's fingerprints: hash -> the line ranges of the k-grams selected with it.
+/// A source's fingerprints: hash -> the line ranges of the k-grams selected with it, and
+/// their token positions, with the tokens themselves (to grow matching regions from).
 struct Prints {
     by_hash: HashMap<u64, Vec<(u32, u32)>>,
+    positions: HashMap<u64, Vec<usize>>,
+    tokens: Vec<Token>,
 }
 
 fn prints(text: &str, language: &str, params: Params, base: &HashSet<u64>) -> Prints {
     let tokens = normalise(text, Family::of(language));
     let mut by_hash: HashMap<u64, Vec<(u32, u32)>> = HashMap::new();
+    let mut positions: HashMap<u64, Vec<usize>> = HashMap::new();
     for f in fingerprints(&tokens, params) {
         if base.contains(&f.hash) {
             continue;
@@ -105,8 +114,13 @@ fn prints(text: &str, language: &str, params: Params, base: &HashSet<u64>) -> Pr
         let first = tokens.get(f.pos).map_or(0, |t| t.line);
         let last = tokens.get(f.pos + params.k - 1).map_or(first, |t| t.line);
         by_hash.entry(f.hash).or_default().push((first, last));
+        positions.entry(f.hash).or_default().push(f.pos);
     }
-    Prints { by_hash }
+    Prints {
+        by_hash,
+        positions,
+        tokens,
+    }
 }
 
 /// Sorts ranges and merges those that overlap or touch.
@@ -153,7 +167,29 @@ fn score(pa: &Prints, pb: &Prints) -> (usize, f64) {
     (shared, percent(shared, small.by_hash.len()))
 }
 
-fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), flag: Flag) -> Pair {
+/// Most positions of one fingerprint, in each file, used as seeds.
+const SEEDS_PER_PRINT: usize = 16;
+
+/// The regions of two sources, grown from every pairing of their shared fingerprints'
+/// positions.
+fn pair_regions(pa: &Prints, pb: &Prints, shared: &[u64], k: usize) -> Vec<Region> {
+    let mut seeds: Vec<(usize, usize)> = shared
+        .iter()
+        .flat_map(|h| {
+            // A k-gram repeated all over both files (a table of literals) seeds at most
+            // SEEDS_PER_PRINT^2 runs: one is enough to find its region.
+            let at_a = pa.positions.get(h).map_or(&[][..], Vec::as_slice);
+            let at_b = pb.positions.get(h).map_or(&[][..], Vec::as_slice);
+            at_a.iter()
+                .take(SEEDS_PER_PRINT)
+                .flat_map(move |&x| at_b.iter().take(SEEDS_PER_PRINT).map(move |&y| (x, y)))
+        })
+        .collect();
+    seeds.sort_unstable();
+    regions(&pa.tokens, &pb.tokens, seeds, k)
+}
+
+fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), flag: Flag, k: usize) -> Pair {
     let (fa, pa) = a;
     let (fb, pb) = b;
     let shared: Vec<u64> = pa
@@ -189,6 +225,7 @@ fn pair(a: (&SourceFile, &Prints), b: (&SourceFile, &Prints), flag: Flag) -> Pai
         shared: shared.len(),
         lines_a: lines(pa),
         lines_b: lines(pb),
+        regions: pair_regions(pa, pb, &shared, k),
     }
 }
 
@@ -255,7 +292,12 @@ pub fn analyse(files: &[SourceFile], base: &[(String, String)], settings: &Setti
             } else {
                 return None;
             };
-            Some(pair((&files[x], &all[x]), (&files[y], &all[y]), flag))
+            Some(pair(
+                (&files[x], &all[x]),
+                (&files[y], &all[y]),
+                flag,
+                settings.params.k,
+            ))
         })
         .collect();
     pairs.sort_by(|a, b| {

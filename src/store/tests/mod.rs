@@ -12,3 +12,4 @@ mod lease;
 mod notices;
 mod queue;
 mod sample;
+mod stderr_tails;

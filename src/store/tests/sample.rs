@@ -26,6 +26,7 @@ pub(super) fn report(verdict: Verdict, tests: usize) -> JudgeReport {
             exit_code: Some(0),
             signal: None,
             message: None,
+            stderr_tail: None,
         })
         .collect();
     let compile = CompileInfo {
