@@ -8,11 +8,14 @@
 //! - [`pool`]: many sources judged in parallel, one judge (sandbox slot) per task.
 //! - [`table`]: the human-readable table.
 //! - [`validate`]: a package's output validator program, run in a box of its own.
+//! - [`interactive`]: an interactive problem's test: the submission and its validator
+//!   talking through pipes, and the verdict the Kattis format gives.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
 pub mod executor;
 pub mod file_io;
+pub mod interactive;
 pub mod pipeline;
 pub mod pool;
 pub mod report;
@@ -23,7 +26,10 @@ pub mod validate;
 pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
-pub use executor::{CacheUse, Compilation, Executor, ExecutorError, ValidatorCall};
+pub use executor::{
+    CacheUse, Compilation, Executor, ExecutorError, InteractiveCall, InteractiveReport,
+    ValidatorCall,
+};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};

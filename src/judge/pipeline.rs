@@ -338,26 +338,22 @@ fn run_and_check<E: Executor>(
     limits: Limits,
     checker: &Checker<'_, E::Program>,
 ) -> Result<(TestResult, bool), ExecutorError> {
+    if let (Some(v), Some(compiled)) = (checker.validator.interactive(), checker.compiled) {
+        return super::interactive::run_test(
+            executor,
+            program,
+            compiled,
+            v,
+            test,
+            limits,
+            checker.max_processes,
+        );
+    }
     let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
-    let (verdict, message) = match report.status {
-        RunStatus::Ok => check_output(executor, test, &report, checker),
-        RunStatus::RuntimeError => (Verdict::RE, Some(runtime_error_message(&report))),
-        RunStatus::TimeLimit => (
-            Verdict::TLE,
-            Some(format!(
-                "time limit {} ms (CPU {} ms, wall {} ms)",
-                limits.cpu_time_ms, report.time_ms, report.wall_ms
-            )),
-        ),
-        RunStatus::MemoryLimit => (
-            Verdict::MLE,
-            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
-        ),
-        RunStatus::OutputLimit => (
-            Verdict::OLE,
-            Some(format!("output limit {} bytes", limits.output_bytes)),
-        ),
+    let (verdict, message) = match status_verdict(&report, &limits) {
+        Some(fault) => fault,
+        None => check_output(executor, test, &report, checker),
     };
     let result = TestResult {
         name: test.name.clone(),
@@ -370,6 +366,30 @@ fn run_and_check<E: Executor>(
         message,
     };
     Ok((result, degraded))
+}
+
+/// The verdict a run's own ending gives (`RE`, `TLE`, `MLE`, `OLE`), `None` when it ended
+/// well and its output decides.
+pub fn status_verdict(report: &RunReport, limits: &Limits) -> Option<(Verdict, Option<String>)> {
+    match report.status {
+        RunStatus::Ok => None,
+        RunStatus::RuntimeError => Some((Verdict::RE, Some(runtime_error_message(report)))),
+        RunStatus::TimeLimit => Some((
+            Verdict::TLE,
+            Some(format!(
+                "time limit {} ms (CPU {} ms, wall {} ms)",
+                limits.cpu_time_ms, report.time_ms, report.wall_ms
+            )),
+        )),
+        RunStatus::MemoryLimit => Some((
+            Verdict::MLE,
+            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
+        )),
+        RunStatus::OutputLimit => Some((
+            Verdict::OLE,
+            Some(format!("output limit {} bytes", limits.output_bytes)),
+        )),
+    }
 }
 
 fn check_output<E: Executor>(

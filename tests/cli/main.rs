@@ -18,6 +18,7 @@ mod grade_cli;
 mod grade_hostile;
 mod grade_lms;
 mod judge_cli;
+mod kattis_interactive;
 mod kattis_verify;
 mod password_cli;
 mod standalone;
