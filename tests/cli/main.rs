@@ -22,4 +22,5 @@ mod kattis_interactive;
 mod kattis_verify;
 mod password_cli;
 mod standalone;
+mod stress_cli;
 mod verify_submissions;
