@@ -49,7 +49,12 @@ pub fn run_test<E: Executor>(
     let work = tempfile::tempdir()
         .map_err(|e| ExecutorError(format!("a temporary folder for the validator: {e}")))?;
     let (args, files) = validate::kattis_arguments(test);
-    let validator_limits = validate::limits_of(v, max_processes);
+    let mut validator_limits = validate::limits_of(v, max_processes);
+    // The validator waits on the submission: it must outlast the submission's wall clock,
+    // or a slow submission would turn into the validator's time limit (a judging error).
+    validator_limits.wall_time_ms = validator_limits
+        .wall_time_ms
+        .max(limits.wall_time_ms.saturating_add(1000));
     let call = InteractiveCall {
         submission_limits: limits,
         args,
@@ -95,7 +100,7 @@ pub fn decide(
     validator: CheckOutcome,
     validator_first: bool,
 ) -> (Verdict, Option<String>) {
-    let own = super::pipeline::status_verdict(submission, limits);
+    let own = super::verdict::status_verdict(submission, limits);
     let judged = |outcome: CheckOutcome| match outcome {
         CheckOutcome::Accepted => (Verdict::AC, None),
         CheckOutcome::WrongAnswer(m) => (Verdict::WA, Some(m)),

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
 use crate::problem::{FileIo, OutputValidator, Problem, TestCase};
-use crate::sandbox::{Limits, RunReport, RunStatus};
+use crate::sandbox::{Limits, RunReport};
 
 use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
-use super::verdict::Verdict;
+use super::verdict::{status_verdict, Verdict};
 
 /// An in-process checker function (the real one is [`crate::validators::check`]; tests may
 /// swap it).
@@ -368,30 +368,6 @@ fn run_and_check<E: Executor>(
     Ok((result, degraded))
 }
 
-/// The verdict a run's own ending gives (`RE`, `TLE`, `MLE`, `OLE`), `None` when it ended
-/// well and its output decides.
-pub fn status_verdict(report: &RunReport, limits: &Limits) -> Option<(Verdict, Option<String>)> {
-    match report.status {
-        RunStatus::Ok => None,
-        RunStatus::RuntimeError => Some((Verdict::RE, Some(runtime_error_message(report)))),
-        RunStatus::TimeLimit => Some((
-            Verdict::TLE,
-            Some(format!(
-                "time limit {} ms (CPU {} ms, wall {} ms)",
-                limits.cpu_time_ms, report.time_ms, report.wall_ms
-            )),
-        )),
-        RunStatus::MemoryLimit => Some((
-            Verdict::MLE,
-            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
-        )),
-        RunStatus::OutputLimit => Some((
-            Verdict::OLE,
-            Some(format!("output limit {} bytes", limits.output_bytes)),
-        )),
-    }
-}
-
 fn check_output<E: Executor>(
     executor: &E,
     test: &TestCase,
@@ -438,18 +414,5 @@ fn check_output<E: Executor>(
         CheckOutcome::Accepted => (Verdict::AC, None),
         CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg)),
         CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}"))),
-    }
-}
-
-fn runtime_error_message(report: &RunReport) -> String {
-    if let Some(sig) = report.signal {
-        let name = nix::sys::signal::Signal::try_from(sig)
-            .map(|s| s.as_str().to_string())
-            .unwrap_or_else(|_| "unknown".into());
-        format!("killed by signal {sig} ({name})")
-    } else if let Some(code) = report.exit_code {
-        format!("exit code {code}")
-    } else {
-        "runtime error".to_string()
     }
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::checkers::CheckOutcome;
-use crate::judge::pipeline::status_verdict;
+use crate::judge::verdict::status_verdict;
 use crate::judge::{Executor, Verdict};
 use crate::problem::answer::reference_answer;
 use crate::problem::rng::SplitMix64;
