@@ -38,6 +38,8 @@
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
 //!   a similarity report (normalised tokens, winnowed fingerprints).
 //! - [`user_name`]: the user-name newtype, below both the accounts and the contest files.
+//! - [`stress`]: `sudojudge stress`: a solution against the reference solver on random
+//!   inputs, the first disagreement shrunk to a minimal input.
 //! - [`verify`]: `sudojudge verify`: a package's data checks, and every reference solution
 //!   judged and checked against its folder.
 
@@ -58,6 +60,7 @@ pub mod sandbox;
 pub mod server;
 pub mod solvers;
 pub mod store;
+pub mod stress;
 pub mod user_name;
 pub mod validators;
 pub mod verify;

@@ -20,6 +20,7 @@ mod run;
 mod serve;
 mod solve;
 mod status;
+mod stress;
 mod submit;
 mod user;
 mod verify;
@@ -57,6 +58,9 @@ pub enum Command {
     Verify(verify::Args),
     /// Regenerate a problem's data/secret deterministically.
     Gen(gen::Args),
+    /// Hunt for an input on which a solution disagrees with the reference solver, and
+    /// shrink it.
+    Stress(stress::Args),
     /// Grade a class: a folder of student submissions to a table, CSV or JSON, with a
     /// similarity report.
     Grade(grade::Args),
@@ -141,6 +145,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(config, args),
         Command::Verify(args) => verify::run(config, args),
         Command::Gen(args) => gen::run(config, args),
+        Command::Stress(args) => stress::run(config, args),
         Command::Grade(args) => grade::run(config, args),
         Command::Submit(args) => submit::run(config, args),
         Command::Status(args) => status::run(config, args),

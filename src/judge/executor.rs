@@ -50,6 +50,33 @@ pub struct ValidatorCall {
     pub collect: Vec<(String, PathBuf)>,
 }
 
+/// One run of an interactive problem ([`Executor::run_interactive`]): the submission and
+/// its validator, each in a box of its own, connected by pipes.
+#[derive(Debug, Clone)]
+pub struct InteractiveCall {
+    /// The submission's limits (before its language's extra memory).
+    pub submission_limits: Limits,
+    /// The validator's arguments after its own command.
+    pub args: Vec<String>,
+    /// Host files put into the validator's box: (name in the box, host path).
+    pub files: Vec<(String, PathBuf)>,
+    /// The validator's own limits.
+    pub validator_limits: Limits,
+    /// The validator's feedback files copied out after the run: (name in the box, host path).
+    pub collect: Vec<(String, PathBuf)>,
+}
+
+/// What an interactive run reports.
+#[derive(Debug, Clone)]
+pub struct InteractiveReport {
+    /// The submission's run (its stdout went to the validator).
+    pub submission: RunReport,
+    /// The validator's run.
+    pub validator: RunReport,
+    /// Whether the validator's box ended before the submission's.
+    pub validator_first: bool,
+}
+
 /// Compiles a source and runs the result on one input, each in a fresh box.
 ///
 /// Both calls block (they wait for a sandboxed process): call them from
@@ -104,6 +131,22 @@ pub trait Executor: Send + Sync + 'static {
         let _ = (program, call);
         Err(ExecutorError(
             "this executor runs no output validator programs".into(),
+        ))
+    }
+
+    /// Runs the submission `program` and the validator `validator` (both compiled by
+    /// [`Executor::compile`]) at once, each in a box of its own, the submission's stdout
+    /// on the validator's stdin and the validator's stdout on the submission's stdin.
+    /// Executors that cannot refuse, which judges every test of such a package `SE`.
+    fn run_interactive(
+        &self,
+        program: &Self::Program,
+        validator: &Self::Program,
+        call: &InteractiveCall,
+    ) -> Result<InteractiveReport, ExecutorError> {
+        let _ = (program, validator, call);
+        Err(ExecutorError(
+            "this executor runs no interactive problems".into(),
         ))
     }
 }

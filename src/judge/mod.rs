@@ -9,11 +9,14 @@
 //! - [`table`]: the human-readable table.
 //! - [`validate`]: a package's output validator program, run in a box of its own.
 //! - [`stderr_tail`]: the last lines of a run-time error's stderr, bounded.
+//! - [`interactive`]: an interactive problem's test: the submission and its validator
+//!   talking through pipes, and the verdict the Kattis format gives.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
 pub mod executor;
 pub mod file_io;
+pub mod interactive;
 pub mod pipeline;
 pub mod pool;
 pub mod report;
@@ -25,7 +28,10 @@ pub mod validate;
 pub mod verdict;
 
 pub use custom::{run_limits, CustomRun, RunResult, RunnerPool};
-pub use executor::{CacheUse, Compilation, Executor, ExecutorError, ValidatorCall};
+pub use executor::{
+    CacheUse, Compilation, Executor, ExecutorError, InteractiveCall, InteractiveReport,
+    ValidatorCall,
+};
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use crate::checkers::CheckOutcome;
 use crate::config::Config;
 use crate::problem::{FileIo, OutputValidator, Problem, TestCase};
-use crate::sandbox::{Limits, RunReport, RunStatus};
+use crate::sandbox::{Limits, RunReport};
 
 use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
-use super::verdict::Verdict;
+use super::verdict::{status_verdict, Verdict};
 
 /// An in-process checker function (the real one is [`crate::validators::check`]; tests may
 /// swap it).
@@ -339,26 +339,22 @@ fn run_and_check<E: Executor>(
     limits: Limits,
     checker: &Checker<'_, E::Program>,
 ) -> Result<(TestResult, bool), ExecutorError> {
+    if let (Some(v), Some(compiled)) = (checker.validator.interactive(), checker.compiled) {
+        return super::interactive::run_test(
+            executor,
+            program,
+            compiled,
+            v,
+            test,
+            limits,
+            checker.max_processes,
+        );
+    }
     let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
-    let (verdict, message) = match report.status {
-        RunStatus::Ok => check_output(executor, test, &report, checker),
-        RunStatus::RuntimeError => (Verdict::RE, Some(runtime_error_message(&report))),
-        RunStatus::TimeLimit => (
-            Verdict::TLE,
-            Some(format!(
-                "time limit {} ms (CPU {} ms, wall {} ms)",
-                limits.cpu_time_ms, report.time_ms, report.wall_ms
-            )),
-        ),
-        RunStatus::MemoryLimit => (
-            Verdict::MLE,
-            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
-        ),
-        RunStatus::OutputLimit => (
-            Verdict::OLE,
-            Some(format!("output limit {} bytes", limits.output_bytes)),
-        ),
+    let (verdict, message) = match status_verdict(&report, &limits) {
+        Some(fault) => fault,
+        None => check_output(executor, test, &report, checker),
     };
     let result = TestResult {
         name: test.name.clone(),
@@ -424,18 +420,5 @@ fn check_output<E: Executor>(
         CheckOutcome::Accepted => (Verdict::AC, None),
         CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg)),
         CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}"))),
-    }
-}
-
-fn runtime_error_message(report: &RunReport) -> String {
-    if let Some(sig) = report.signal {
-        let name = nix::sys::signal::Signal::try_from(sig)
-            .map(|s| s.as_str().to_string())
-            .unwrap_or_else(|_| "unknown".into());
-        format!("killed by signal {sig} ({name})")
-    } else if let Some(code) = report.exit_code {
-        format!("exit code {code}")
-    } else {
-        "runtime error".to_string()
     }
 }

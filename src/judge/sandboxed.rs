@@ -1,14 +1,18 @@
 //! The real executor: compiles and runs in sandbox boxes of one worker slot.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use crate::config::{CompileConfig, Config};
 use crate::languages::cache::{CacheUse, CompileCache};
 use crate::languages::{self, LanguageTable, Program};
 use crate::problem::FileIo;
+use crate::sandbox::pair::{run_pair, PairOptions};
 use crate::sandbox::{Limits, RunReport, Sandbox, SandboxError};
 
-use super::executor::{Compilation, Executor, ExecutorError, ValidatorCall};
+use super::executor::{
+    Compilation, Executor, ExecutorError, InteractiveCall, InteractiveReport, ValidatorCall,
+};
 
 /// One slot's sandbox with the language table and compile limits.
 pub struct SandboxExecutor {
@@ -17,6 +21,8 @@ pub struct SandboxExecutor {
     compile: CompileConfig,
     cache: Option<CompileCache>,
     cache_refused: Option<String>,
+    /// The second slot interactive validators run in, leased on first use.
+    partner: Mutex<Option<Sandbox>>,
 }
 
 impl SandboxExecutor {
@@ -55,6 +61,7 @@ impl SandboxExecutor {
             compile: config.compile.clone(),
             cache,
             cache_refused,
+            partner: Mutex::new(None),
         }
     }
 
@@ -150,5 +157,38 @@ impl Executor for SandboxExecutor {
         self.sandbox
             .run(&request)
             .map_err(|e| ExecutorError(e.to_string()))
+    }
+
+    fn run_interactive(
+        &self,
+        program: &Program,
+        validator: &Program,
+        call: &InteractiveCall,
+    ) -> Result<InteractiveReport, ExecutorError> {
+        let submission = program.run_request(None, call.submission_limits);
+        let mut checker = validator.run_request(None, call.validator_limits);
+        checker.argv.extend(call.args.iter().cloned());
+        checker.files.extend(call.files.iter().cloned());
+        checker.collect = call.collect.clone();
+        let mut partner = self.partner.lock().unwrap_or_else(|e| e.into_inner());
+        if partner.is_none() {
+            let leased = self.sandbox.partner().map_err(|e| {
+                ExecutorError(format!("a second sandbox slot for the validator: {e}"))
+            })?;
+            *partner = Some(leased);
+        }
+        let Some(partner) = partner.as_ref() else {
+            return Err(ExecutorError("no sandbox slot for the validator".into()));
+        };
+        let options = PairOptions {
+            keep_input_after: Some(super::validate::KATTIS_ACCEPT),
+        };
+        let pair = run_pair(&self.sandbox, &submission, partner, &checker, options)
+            .map_err(|e| ExecutorError(e.to_string()))?;
+        Ok(InteractiveReport {
+            submission: pair.a,
+            validator: pair.b,
+            validator_first: pair.b_first,
+        })
     }
 }

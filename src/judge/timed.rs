@@ -90,4 +90,17 @@ impl<E: Executor> Executor for Timed<E> {
         add_elapsed(&self.run_ns, t);
         r
     }
+
+    fn run_interactive(
+        &self,
+        program: &E::Program,
+        validator: &E::Program,
+        call: &super::InteractiveCall,
+    ) -> Result<super::InteractiveReport, ExecutorError> {
+        let t = Instant::now();
+        let r = self.inner.run_interactive(program, validator, call);
+        add_elapsed(&self.run_ns, t);
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        r
+    }
 }

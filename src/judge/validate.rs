@@ -4,12 +4,12 @@
 //! output answer`, 0 accepted, 1 and 2 wrong answer). Any other ending (a crash, a limit,
 //! another exit code, a compile failure) is a judging error: never the contestant's fault.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::checkers::CheckOutcome;
 use crate::problem::validator::{Protocol, ValidatorProgram};
 use crate::problem::TestCase;
-use crate::sandbox::{Limits, RunStatus};
+use crate::sandbox::{Limits, RunReport, RunStatus};
 
 use super::executor::{Compilation, Executor, ValidatorCall};
 
@@ -84,18 +84,9 @@ fn run<E: Executor>(
     let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
     let output_file = work.path().join("output");
     std::fs::write(&output_file, output).map_err(|e| format!("writing the output: {e}"))?;
-    let judge_file = work.path().join("judgemessage.txt");
-    let team_file = work.path().join("teammessage.txt");
     let (args, files, stdin) = match v.protocol {
-        Protocol::Kattis => {
-            let mut args: Vec<String> = ["testdata.in", "testdata.ans", "./"]
-                .map(String::from)
-                .to_vec();
-            args.extend(test.validator_args.iter().cloned());
-            let files = vec![
-                ("testdata.in".to_string(), test.input.clone()),
-                ("testdata.ans".to_string(), test.answer.clone()),
-            ];
+        Protocol::Kattis | Protocol::Interactive => {
+            let (args, files) = kattis_arguments(test);
             (args, files, output_file.clone())
         }
         Protocol::Testlib => {
@@ -119,16 +110,45 @@ fn run<E: Executor>(
         files,
         stdin,
         limits,
-        collect: vec![
-            ("judgemessage.txt".to_string(), judge_file.clone()),
-            ("teammessage.txt".to_string(), team_file.clone()),
-        ],
+        collect: feedback_files(work.path()),
     };
     let report = executor
         .run_validator(program, &call)
         .map_err(|e| e.to_string())?;
-    let judge_message = read_clipped(&judge_file);
-    let team_message = read_clipped(&team_file);
+    Ok(outcome_of(v, &limits, &report, work.path()))
+}
+
+/// The Kattis protocol's arguments (`testdata.in testdata.ans ./` and the test's own) and
+/// the files they name.
+pub fn kattis_arguments(test: &TestCase) -> (Vec<String>, Vec<(String, PathBuf)>) {
+    let mut args: Vec<String> = ["testdata.in", "testdata.ans", "./"]
+        .map(String::from)
+        .to_vec();
+    args.extend(test.validator_args.iter().cloned());
+    let files = vec![
+        ("testdata.in".to_string(), test.input.clone()),
+        ("testdata.ans".to_string(), test.answer.clone()),
+    ];
+    (args, files)
+}
+
+/// The feedback files collected from the validator's box into the host folder `work`.
+pub fn feedback_files(work: &Path) -> Vec<(String, PathBuf)> {
+    ["judgemessage.txt", "teammessage.txt"]
+        .map(|name| (name.to_string(), work.join(name)))
+        .to_vec()
+}
+
+/// What the validator's run `report` (under `limits`, its feedback files collected into
+/// `work`) says of the output.
+pub fn outcome_of(
+    v: &ValidatorProgram,
+    limits: &Limits,
+    report: &RunReport,
+    work: &Path,
+) -> CheckOutcome {
+    let judge_message = read_clipped(&work.join("judgemessage.txt"));
+    let team_message = read_clipped(&work.join("teammessage.txt"));
     let stderr = clip(&report.stderr);
     let name = v.path.display();
     let limit_fault = match report.status {
@@ -147,7 +167,7 @@ fn run<E: Executor>(
         RunStatus::Ok | RunStatus::RuntimeError => None,
     };
     if let Some(fault) = limit_fault {
-        return Ok(CheckOutcome::JudgeError(fault));
+        return CheckOutcome::JudgeError(fault);
     }
     let code = report.exit_code;
     let message = |base: &str| {
@@ -167,11 +187,10 @@ fn run<E: Executor>(
             parts.join("; ")
         }
     };
-    let outcome = match (v.protocol, code) {
-        (Protocol::Kattis, Some(KATTIS_ACCEPT)) | (Protocol::Testlib, Some(0)) => {
-            CheckOutcome::Accepted
-        }
-        (Protocol::Kattis, Some(KATTIS_WRONG)) => {
+    match (v.protocol, code) {
+        (Protocol::Kattis | Protocol::Interactive, Some(KATTIS_ACCEPT))
+        | (Protocol::Testlib, Some(0)) => CheckOutcome::Accepted,
+        (Protocol::Kattis | Protocol::Interactive, Some(KATTIS_WRONG)) => {
             CheckOutcome::WrongAnswer(message("the output validator rejected the output"))
         }
         (Protocol::Testlib, Some(1)) => CheckOutcome::WrongAnswer(message("wrong answer")),
@@ -183,7 +202,7 @@ fn run<E: Executor>(
                 (None, None) => "ended without an exit code".to_string(),
             };
             let mut text = format!("{name} {how}, which is no verdict of its protocol");
-            let detail = if v.protocol == Protocol::Kattis && stderr.is_empty() {
+            let detail = if v.protocol != Protocol::Testlib && stderr.is_empty() {
                 judge_message.clone()
             } else if judge_message.is_empty() {
                 stderr.clone()
@@ -195,6 +214,5 @@ fn run<E: Executor>(
             }
             CheckOutcome::JudgeError(text)
         }
-    };
-    Ok(outcome)
+    }
 }

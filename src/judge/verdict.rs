@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sandbox::{Limits, RunReport, RunStatus};
+
 /// The outcome of one test or of a whole submission (the design notes' verdict list).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Verdict {
@@ -119,6 +121,43 @@ pub fn aggregate(tests: impl IntoIterator<Item = (Verdict, u64, u64)>) -> Aggreg
         score: u32::try_from(passed * 100 / total).unwrap_or(0),
         time_ms,
         memory_kib,
+    }
+}
+
+/// The verdict a run's own ending gives (`RE`, `TLE`, `MLE`, `OLE`), `None` when it ended
+/// well and its output decides.
+pub fn status_verdict(report: &RunReport, limits: &Limits) -> Option<(Verdict, Option<String>)> {
+    match report.status {
+        RunStatus::Ok => None,
+        RunStatus::RuntimeError => Some((Verdict::RE, Some(runtime_error_message(report)))),
+        RunStatus::TimeLimit => Some((
+            Verdict::TLE,
+            Some(format!(
+                "time limit {} ms (CPU {} ms, wall {} ms)",
+                limits.cpu_time_ms, report.time_ms, report.wall_ms
+            )),
+        )),
+        RunStatus::MemoryLimit => Some((
+            Verdict::MLE,
+            Some(format!("memory limit {} KiB", limits.memory_bytes / 1024)),
+        )),
+        RunStatus::OutputLimit => Some((
+            Verdict::OLE,
+            Some(format!("output limit {} bytes", limits.output_bytes)),
+        )),
+    }
+}
+
+fn runtime_error_message(report: &RunReport) -> String {
+    if let Some(sig) = report.signal {
+        let name = nix::sys::signal::Signal::try_from(sig)
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        format!("killed by signal {sig} ({name})")
+    } else if let Some(code) = report.exit_code {
+        format!("exit code {code}")
+    } else {
+        "runtime error".to_string()
     }
 }
 

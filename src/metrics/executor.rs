@@ -103,4 +103,16 @@ impl<E: Executor> Executor for Counted<E> {
             .sandbox_run(self.kind(RunKind::Test), result.is_err());
         result
     }
+
+    fn run_interactive(
+        &self,
+        program: &Self::Program,
+        validator: &Self::Program,
+        call: &crate::judge::InteractiveCall,
+    ) -> Result<crate::judge::InteractiveReport, ExecutorError> {
+        let result = self.inner.run_interactive(program, validator, call);
+        self.metrics
+            .sandbox_run(self.kind(RunKind::Test), result.is_err());
+        result
+    }
 }

@@ -31,6 +31,10 @@ pub enum Protocol {
     /// output on stdin; 42 accepted, 43 wrong answer, anything else a judging error;
     /// `judgemessage.txt` for the jury, `teammessage.txt` for the contestant.
     Kattis,
+    /// The Kattis protocol of an interactive problem: `validator input answer feedback_dir
+    /// [args]` with its stdin and stdout connected to the submission's stdout and stdin,
+    /// each in a box of its own; the same exit codes and feedback files.
+    Interactive,
     /// testlib's: `checker input output answer`; 0 accepted, 1 wrong answer, 2
     /// presentation error (wrong answer), 3 and anything else a judging error (7: points,
     /// not used by pass-fail problems: a judging error too).
@@ -58,14 +62,23 @@ pub struct ValidatorProgram {
 }
 
 impl OutputValidator {
+    /// The validator program of an interactive problem, which the submission talks to.
+    pub fn interactive(&self) -> Option<&ValidatorProgram> {
+        match self {
+            OutputValidator::Program(p) if p.protocol == Protocol::Interactive => Some(p),
+            _ => None,
+        }
+    }
+
     /// The name the API and `problem.toml` use (`sudoku`, `target-sudoku`, `binary-sudoku`,
-    /// `default`, `kattis`, `testlib`).
+    /// `default`, `kattis`, `testlib`; `interactive` for an interactive Kattis package).
     pub fn name(&self) -> &'static str {
         match self {
             OutputValidator::Builtin(kind) => kind.name(),
             OutputValidator::Default => "default",
             OutputValidator::Program(p) => match p.protocol {
                 Protocol::Kattis => "kattis",
+                Protocol::Interactive => "interactive",
                 Protocol::Testlib => "testlib",
             },
         }

@@ -113,7 +113,7 @@ struct HelperState {
 impl HelperState {
     /// Copies of the descriptors the spec names in the judge (`pidfd_getfd`).
     fn take_from_judge(&mut self, spec: &BoxSpec) -> Result<FromJudge, String> {
-        if spec.box_fs_fd.is_none() && spec.output_fds.is_none() {
+        if spec.box_fs_fd.is_none() && spec.output_fds.is_none() && spec.pipe_fds.is_none() {
             return Ok(FromJudge::default());
         }
         if self.judge.is_none() {
@@ -125,6 +125,12 @@ impl HelperState {
             box_fs: spec.box_fs_fd.map(take).transpose()?,
             outputs: match spec.output_fds {
                 Some((out, err)) => Some((File::from(take(out)?), File::from(take(err)?))),
+                None => None,
+            },
+            pipes: match spec.pipe_fds {
+                Some((input, output)) => {
+                    Some((File::from(take(input)?), File::from(take(output)?)))
+                }
                 None => None,
             },
         })

@@ -42,6 +42,11 @@ impl HelperLink {
         }
     }
 
+    /// The helper binary.
+    pub(super) fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     /// Uses `path` from now on; a helper already running is stopped.
     pub(super) fn set_path(&mut self, path: PathBuf) {
         self.path = path;

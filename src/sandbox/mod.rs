@@ -20,6 +20,7 @@
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
 //!   own inode-bounded tmpfs.
 //! - [`status`]: how observations become a [`RunStatus`]; [`mod@probe`]: what the host offers.
+//! - [`pair`]: two programs in two boxes connected by pipes (interactive problems).
 //! - [`slots`]: host-wide slot leases, so processes never share a slot's uid and cgroups;
 //!   `stale.rs`: sweeping what a judge process that died left behind.
 
@@ -30,6 +31,7 @@ pub mod exec;
 pub mod helper;
 pub mod init;
 pub mod namespaces;
+pub mod pair;
 pub mod probe;
 pub mod rlimits;
 pub mod rootfs;

@@ -1,7 +1,7 @@
 //! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
 //! the helper process, reads the outcome back and tears everything down.
 
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -161,6 +161,15 @@ impl Sandbox {
         })
     }
 
+    /// A second sandbox on the lowest other slot free on this host, with the same
+    /// settings and helper binary: the box a program talks to (an interactive problem's
+    /// validator) runs there, as another uid in cgroups of its own.
+    pub fn partner(&self) -> Result<Sandbox, SandboxError> {
+        let mut other = Sandbox::any(&self.config)?;
+        other.helper.set_path(self.helper.path().to_path_buf());
+        Ok(other)
+    }
+
     /// Uses `path` as the helper binary (the `sudojudge` executable). Tests and other
     /// binaries embedding the library need this; the default is the running executable.
     pub fn set_helper(&mut self, path: impl Into<PathBuf>) {
@@ -205,6 +214,27 @@ impl Sandbox {
         request: &RunRequest,
         options: RunOptions,
     ) -> Result<RunReport, SandboxError> {
+        self.run_inner(request, options, None)
+    }
+
+    /// [`Sandbox::run`] with the program's stdin and stdout on the descriptors `pipes`
+    /// (pipes to a program in another box, see [`super::pair`]) instead of files:
+    /// `request.stdin` is not used and the report's stdout is empty. The descriptors must
+    /// stay open until this returns (the helper takes copies of them).
+    pub fn run_piped(
+        &self,
+        request: &RunRequest,
+        pipes: (BorrowedFd<'_>, BorrowedFd<'_>),
+    ) -> Result<RunReport, SandboxError> {
+        self.run_inner(request, RunOptions::default(), Some(pipes))
+    }
+
+    fn run_inner(
+        &self,
+        request: &RunRequest,
+        options: RunOptions,
+        pipes: Option<(BorrowedFd<'_>, BorrowedFd<'_>)>,
+    ) -> Result<RunReport, SandboxError> {
         if request.argv.is_empty() {
             return Err(SandboxError::Request("empty argv".into()));
         }
@@ -222,7 +252,7 @@ impl Sandbox {
         // in the box (`/proc/self/fd/0`) names the host path of the judge's test data.
         let outputs = run_dir.output_files()?;
         let stdin_in_box = match (&request.stdin, run_dir.mount_fd()) {
-            (Some(host), Some(_)) => {
+            (Some(host), Some(_)) if pipes.is_none() => {
                 run_dir.copy_in(STDIN_NAME, host)?;
                 Some(STDIN_NAME.to_string())
             }
@@ -270,10 +300,14 @@ impl Sandbox {
             box_dir: run_dir.box_path(),
             box_fs_fd: run_dir.mount_fd(),
             root_dir: self.template.clone(),
-            stdin: request
-                .stdin
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("/dev/null")),
+            stdin: match pipes {
+                Some(_) => PathBuf::from("/dev/null"),
+                None => request
+                    .stdin
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from("/dev/null")),
+            },
+            pipe_fds: pipes.map(|(i, o)| (i.as_raw_fd(), o.as_raw_fd())),
             stdin_in_box,
             output_fds: outputs
                 .as_ref()

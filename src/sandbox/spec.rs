@@ -41,6 +41,11 @@ pub struct BoxSpec {
     pub output_fds: Option<(i32, i32)>,
     /// Host file created for stderr (outside the box).
     pub stderr: PathBuf,
+    /// The judge's descriptors of the program's stdin and stdout when they are pipes to
+    /// another box (an interactive run): the helper takes copies instead of `stdin` and
+    /// the stdout file.
+    #[serde(default)]
+    pub pipe_fds: Option<(i32, i32)>,
     /// Read-only bind mounts.
     pub mounts: Vec<PathBuf>,
     /// Size of the box's `/tmp`.
@@ -129,6 +134,8 @@ pub(super) struct FromJudge {
     pub(super) box_fs: Option<OwnedFd>,
     /// The program's stdout and stderr (unnamed files in that file system).
     pub(super) outputs: Option<(File, File)>,
+    /// The program's stdin and stdout, pipes to another box.
+    pub(super) pipes: Option<(File, File)>,
 }
 
 /// The open files the program gets.

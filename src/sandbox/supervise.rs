@@ -103,8 +103,9 @@ pub(super) fn run_box(
         (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
         _ => None,
     };
-    let stdin = match (&spec.stdin_in_box, box_fs) {
-        (Some(name), Some(fs)) => open_in(fs, name)?,
+    let stdin = match (&taken.pipes, &spec.stdin_in_box, box_fs) {
+        (Some((input, _)), _, _) => input.try_clone().map_err(|e| format!("dup stdin: {e}"))?,
+        (None, Some(name), Some(fs)) => open_in(fs, name)?,
         _ => File::open(&spec.stdin)
             .map_err(|e| format!("opening stdin {}: {e}", spec.stdin.display()))?,
     };
@@ -114,6 +115,10 @@ pub(super) fn run_box(
             err.try_clone().map_err(|e| format!("dup stderr: {e}"))?,
         ),
         None => (open_output(&spec.stdout)?, open_output(&spec.stderr)?),
+    };
+    let stdout = match &taken.pipes {
+        Some((_, output)) => output.try_clone().map_err(|e| format!("dup stdout: {e}"))?,
+        None => stdout,
     };
     let filter = spec.isolate.then(seccomp::program);
     let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;

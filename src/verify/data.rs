@@ -50,7 +50,8 @@ pub fn verify_data(problem: &Problem) -> DataReport {
                 message,
             });
         }
-        if test.name.starts_with("sample/") {
+        // An interactive problem's statement shows its sample interactions instead.
+        if test.name.starts_with("sample/") && problem.validator.interactive().is_none() {
             faults.extend(sample_in_statement(problem, test));
         }
     }

@@ -1,5 +1,5 @@
 //! The data checks that run the package's own programs in the sandbox: its output
-//! validator must accept every answer file, and every input validator (exit 42) must accept
+//! validator must accept every answer file (an interactive problem's must compile), and every input validator (exit 42) must accept
 //! every input, as problemtools' `verifyproblem` checks them. `verify` runs them, and so
 //! does `serve` when a Kattis package's data hash is new to this machine.
 
@@ -73,8 +73,17 @@ pub fn verify_programs<E: Executor>(
             faults.extend(run_input_validator(executor, problem, path, max_processes));
         }
     }
-    if let OutputValidator::Program(v) = &problem.validator {
-        faults.extend(check_answers(executor, problem, v, max_processes));
+    match &problem.validator {
+        // An interactive validator reads a submission, not an answer file: it must compile.
+        OutputValidator::Program(v) if v.protocol == Protocol::Interactive => {
+            if let Err(e) = validate::compile(executor, v) {
+                faults.push(fault(None, e));
+            }
+        }
+        OutputValidator::Program(v) => {
+            faults.extend(check_answers(executor, problem, v, max_processes))
+        }
+        _ => {}
     }
     faults
 }

@@ -31,4 +31,5 @@ mod api_verdicts;
 mod clics_feed;
 mod contest_rules;
 mod contest_views;
+mod kattis_interactive;
 mod kattis_packages;

@@ -9,6 +9,8 @@ mod binary;
 mod sudoku;
 pub mod target;
 
+pub use sudoku::{carve, random_full_grid};
+
 use std::path::{Path, PathBuf};
 
 use super::format::FormatError;

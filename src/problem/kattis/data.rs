@@ -110,6 +110,7 @@ pub fn list(
     dir: &Path,
     version: Version,
     problem_flags: &[String],
+    interactive: bool,
 ) -> Result<Vec<TestCase>, ProblemError> {
     let data = dir.join("data");
     let root_settings = data.join(settings_file(version));
@@ -127,7 +128,11 @@ pub fn list(
             continue;
         }
         let mut found = Vec::new();
-        walk(&folder, group, version, root_args.clone(), 0, &mut found)?;
+        let at = Walk {
+            version,
+            interactive,
+        };
+        walk(&folder, group, at, root_args.clone(), 0, &mut found)?;
         found.sort_by(|a, b| a.name.cmp(&b.name));
         tests.extend(found);
     }
@@ -152,10 +157,17 @@ fn settings_file(version: Version) -> &'static str {
     }
 }
 
+/// What every folder of one package's data is read with.
+#[derive(Clone, Copy)]
+struct Walk {
+    version: Version,
+    interactive: bool,
+}
+
 fn walk(
     folder: &Path,
     name: &str,
-    version: Version,
+    at: Walk,
     inherited: Option<Vec<String>>,
     depth: usize,
     out: &mut Vec<TestCase>,
@@ -166,6 +178,7 @@ fn walk(
             format!("nested deeper than {MAX_DEPTH} folders"),
         ));
     }
+    let version = at.version;
     let other = match version {
         Version::V2025 => "testdata.yaml",
         _ => "test_group.yaml",
@@ -199,7 +212,7 @@ fn walk(
                 return Err(invalid(path, "input files (.files) are not supported"));
             }
             let child = format!("{name}/{file_name}");
-            walk(path, &child, version, args.clone(), depth + 1, out)?;
+            walk(path, &child, at, args.clone(), depth + 1, out)?;
             continue;
         }
         let Some((stem, ext)) = file_name.rsplit_once('.') else {
@@ -229,8 +242,13 @@ fn walk(
             "ans" if !path.with_extension("in").is_file() => {
                 return Err(invalid(path, "answer without an input file beside it"));
             }
+            // A sample interaction of an interactive problem, shown in the statement.
+            "interaction" if at.interactive => {}
             "interaction" => {
-                return Err(invalid(path, "interactive problems are not supported"));
+                return Err(invalid(
+                    path,
+                    "only an interactive problem (type: interactive) has .interaction files",
+                ));
             }
             _ => {}
         }

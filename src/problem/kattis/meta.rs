@@ -52,6 +52,9 @@ pub struct Meta {
     pub custom_validation: bool,
     /// Legacy `validator_flags`, split at whitespace.
     pub validator_flags: Vec<String>,
+    /// An interactive problem (`type: interactive`; legacy `validation: custom
+    /// interactive`): the submission talks to the output validator.
+    pub interactive: bool,
 }
 
 /// The format's margins between the slowest accepted submission, the time limit and the
@@ -255,13 +258,14 @@ fn legacy(text: &str) -> Result<Meta, String> {
     }
     let validation = y.validation.as_deref().unwrap_or("default");
     let words: Vec<&str> = validation.split_whitespace().collect();
-    let custom_validation = match words.as_slice() {
-        ["default"] => false,
-        ["custom"] => true,
+    let (custom_validation, interactive) = match words.as_slice() {
+        ["default"] => (false, false),
+        ["custom"] => (true, false),
+        ["custom", "interactive"] => (true, true),
         _ => {
             return Err(format!(
-                "validation `{validation}`: only `default` and `custom` are supported \
-                 (interactive and scoring validators are not)"
+                "validation `{validation}`: only `default`, `custom` and `custom interactive` \
+                 are supported (scoring validators are not)"
             ))
         }
     };
@@ -285,6 +289,7 @@ fn legacy(text: &str) -> Result<Meta, String> {
         validator_flags: super::super::validator::split_flags(
             y.validator_flags.as_deref().unwrap_or(""),
         ),
+        interactive,
     })
 }
 
@@ -300,12 +305,16 @@ fn modern(version: Version, text: &str) -> Result<Meta, String> {
             .ok_or("type: a sequence of strings expected")?,
         Some(_) => return Err("type: a string or a sequence of strings expected".into()),
     };
-    if let Some(other) = kinds.iter().find(|k| k.as_str() != "pass-fail") {
+    if let Some(other) = kinds
+        .iter()
+        .find(|k| !matches!(k.as_str(), "pass-fail" | "interactive"))
+    {
         return Err(format!(
-            "type `{other}`: only pass-fail problems are judged here (scoring, interactive, \
-             multi-pass and submit-answer are not supported)"
+            "type `{other}`: only pass-fail and interactive problems are judged here \
+             (scoring, multi-pass and submit-answer are not supported)"
         ));
     }
+    let interactive = kinds.iter().any(|k| k == "interactive");
     if y.allow_file_writing == Some(true) {
         return Err("allow_file_writing: true is not supported".into());
     }
@@ -353,6 +362,7 @@ fn modern(version: Version, text: &str) -> Result<Meta, String> {
         },
         custom_validation: false,
         validator_flags: Vec::new(),
+        interactive,
     })
 }
 
@@ -416,6 +426,31 @@ mod tests {
     }
 
     #[test]
+    fn interactive_problems_are_read_in_every_version() {
+        assert!(
+            parse("validation: custom interactive\n")
+                .unwrap()
+                .interactive
+        );
+        assert!(
+            parse("validation: custom interactive\n")
+                .unwrap()
+                .custom_validation
+        );
+        assert!(!parse("validation: custom\n").unwrap().interactive);
+        for v in ["2023-07-draft", "2025-09"] {
+            let m = parse(&format!(
+                "problem_format_version: {v}\nname: X\ntype: interactive\n"
+            ));
+            assert!(m.unwrap().interactive, "{v}");
+            let m = parse(&format!(
+                "problem_format_version: {v}\nname: X\ntype: [pass-fail, interactive]\n"
+            ));
+            assert!(m.unwrap().interactive, "{v}");
+        }
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let cases = [
             ("name: X\ncolour: red\n", "unknown field `colour`"),
@@ -423,17 +458,14 @@ mod tests {
             ("limits:\n  memory: lots\n", "limits.memory"),
             ("limits:\n  memory: 0\n", "limits.memory: must be positive"),
             ("type: scoring\n", "type `scoring`"),
-            (
-                "validation: custom interactive\n",
-                "validation `custom interactive`",
-            ),
+            ("validation: custom score\n", "validation `custom score`"),
             (
                 "problem_format_version: 1999-01\n",
                 "problem_format_version `1999-01`",
             ),
             (
-                "problem_format_version: 2025-09\nname: X\ntype: interactive\n",
-                "type `interactive`",
+                "problem_format_version: 2025-09\nname: X\ntype: [interactive, scoring]\n",
+                "type `scoring`",
             ),
             (
                 "problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n",

@@ -93,7 +93,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             return Err(invalid(&yaml_path, format!("validator_flags: {m}")));
         }
     }
-    let tests = data::list(dir, meta.version, &meta.validator_flags)?;
+    let tests = data::list(dir, meta.version, &meta.validator_flags, meta.interactive)?;
     if !tests.iter().any(|t| t.name.starts_with("secret/")) {
         return Err(invalid(
             &dir.join("data/secret"),
@@ -116,7 +116,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         .iter()
         .filter(|t| t.name.starts_with("sample/"))
         .collect();
-    let statement = statement::read(dir, &id, &title, &samples)?;
+    let statement = statement::read(dir, &id, &title, &samples, meta.interactive)?;
     let (time_limit_ms, time_limit_source) = timing::limit_of(dir, &meta)?;
     let memory_limit_mb = meta.memory_mb.unwrap_or(DEFAULT_MEMORY_MB);
     let output_limit_mb = meta.output_mb.unwrap_or(DEFAULT_OUTPUT_MB);
@@ -174,13 +174,18 @@ fn output_validator(dir: &Path, meta: &meta::Meta) -> Result<OutputValidator, Pr
         Version::Legacy => meta.custom_validation,
         _ => folder.exists(),
     };
-    if !custom {
+    if !custom && !meta.interactive {
         return Ok(OutputValidator::Default);
     }
     if !folder.is_dir() {
+        let what = if meta.interactive {
+            "an interactive problem"
+        } else {
+            "validation: custom"
+        };
         return Err(invalid(
             &dir.join("problem.yaml"),
-            format!("validation: custom, but there is no {folder_name}/ folder"),
+            format!("{what}, but there is no {folder_name}/ folder"),
         ));
     }
     let path = program::program_in(&folder)?;
@@ -189,7 +194,11 @@ fn output_validator(dir: &Path, meta: &meta::Meta) -> Result<OutputValidator, Pr
         path,
         language: language.to_string(),
         source,
-        protocol: Protocol::Kattis,
+        protocol: if meta.interactive {
+            Protocol::Interactive
+        } else {
+            Protocol::Kattis
+        },
         time_limit_ms: meta.validation_time_s.unwrap_or(DEFAULT_VALIDATION_TIME_S) * 1000,
         memory_limit_mb: meta
             .validation_memory_mb

@@ -59,12 +59,14 @@ fn read_bounded(path: &Path) -> Result<String, ProblemError> {
     std::fs::read_to_string(path).map_err(|e| read_err(path, e))
 }
 
-/// The statement of the package in `dir` titled `title`, with its `samples`.
+/// The statement of the package in `dir` titled `title`, with its `samples` (an
+/// interactive problem: its sample interactions instead, `data/sample/*.interaction`).
 pub fn read(
     dir: &Path,
     id: &str,
     title: &str,
     samples: &[&TestCase],
+    interactive: bool,
 ) -> Result<Statement, ProblemError> {
     let folders: Vec<PathBuf> = FOLDERS
         .iter()
@@ -93,7 +95,9 @@ pub fn read(
             "no problem statement (statement/problem.en.md or .tex; legacy: problem_statement/)",
         ));
     };
-    if !samples.is_empty() {
+    if interactive {
+        push_interactions(&mut markdown, &dir.join("data/sample"))?;
+    } else if !samples.is_empty() {
         markdown.push_str("\n\n## Samples\n");
         for test in samples {
             for (what, path) in [("input", &test.input), ("output", &test.answer)] {
@@ -108,4 +112,35 @@ pub fn read(
         }
     }
     Ok(Statement { markdown, pdf })
+}
+
+/// Appends the sample interactions in `folder` (`>` lines written by the submission, `<`
+/// lines read by it, as problemtools renders them).
+fn push_interactions(markdown: &mut String, folder: &Path) -> Result<(), ProblemError> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(folder) {
+        Ok(entries) => entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "interaction"))
+            .collect(),
+        Err(_) => return Ok(()),
+    };
+    if files.is_empty() {
+        return Ok(());
+    }
+    files.sort();
+    markdown.push_str(
+        "\n\n## Sample interactions\n\nLines after `>` are written by your program, lines \
+         after `<` are what it reads.\n",
+    );
+    for (n, path) in files.iter().enumerate() {
+        let bytes = std::fs::read(path).map_err(|e| read_err(path, e))?;
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_SAMPLE_BYTES)]);
+        markdown.push_str(&format!(
+            "\nSample interaction {}\n\n```\n{}\n```\n",
+            n + 1,
+            text.trim_end()
+        ));
+    }
+    Ok(())
 }

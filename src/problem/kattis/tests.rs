@@ -156,6 +156,57 @@ fn a_custom_validator_is_found_in_the_versions_folder() {
 }
 
 #[test]
+fn an_interactive_package_talks_to_its_validator() {
+    let root = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "problem.yaml",
+            "problem_format_version: 2023-07-draft\nname: G\ntype: interactive\n",
+        ),
+        ("statement/problem.en.md", "Guess.\n"),
+        ("data/sample/1.interaction", ">1\n<correct\n"),
+        ("data/secret/1.in", "1\n"),
+        ("data/secret/1.ans", "1\n"),
+        ("output_validator/validate.py", "import sys\nsys.exit(42)\n"),
+    ];
+    let dir = package(root.path(), "guess", &files);
+    let p = load(&dir).unwrap();
+    assert_eq!(p.validator.name(), "interactive");
+    assert!(p.validator.interactive().is_some());
+    // The sample interaction is the statement's, not a test.
+    let names: Vec<_> = p.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["secret/1"]);
+    // Legacy: `validation: custom interactive`, the validator in output_validators/.
+    let legacy = package(
+        root.path(),
+        "legacy",
+        &[
+            ("problem.yaml", "name: G\nvalidation: custom interactive\n"),
+            ("problem_statement/problem.en.md", "Guess.\n"),
+            ("data/secret/1.in", "1\n"),
+            ("data/secret/1.ans", "1\n"),
+            (
+                "output_validators/v/validate.py",
+                "import sys\nsys.exit(42)\n",
+            ),
+        ],
+    );
+    assert_eq!(load(&legacy).unwrap().validator.name(), "interactive");
+    // No validator to talk to: refused, naming the folder.
+    let err = load(&package(
+        root.path(),
+        "alone",
+        &[files[0], files[1], files[3], files[4]],
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("an interactive problem, but there is no output_validator/ folder"),
+        "{err}"
+    );
+}
+
+#[test]
 fn broken_packages_are_refused_naming_the_file_and_key() {
     let root = tempfile::tempdir().unwrap();
     let cases: Vec<(Vec<(&str, &str)>, &str)> = vec![
@@ -192,7 +243,7 @@ fn broken_packages_are_refused_naming_the_file_and_key() {
         ),
         (
             vec![("data/sample/1.interaction", "")],
-            "1.interaction: interactive problems are not supported",
+            "1.interaction: only an interactive problem (type: interactive) has .interaction files",
         ),
         (
             vec![("data/secret/test_group.yaml", "")],

@@ -130,7 +130,7 @@ fn transformed(rng: &mut SplitMix64, list: &[Grid], count: usize) -> Vec<Grid> {
 }
 
 /// A uniformly shuffled backtracking fill: a random complete valid grid.
-pub(super) fn random_full_grid(rng: &mut SplitMix64) -> Grid {
+pub fn random_full_grid(rng: &mut SplitMix64) -> Grid {
     fn fill(grid: &mut Grid, cell: usize, rng: &mut SplitMix64) -> bool {
         if cell == 81 {
             return true;
@@ -163,7 +163,7 @@ pub(super) fn random_full_grid(rng: &mut SplitMix64) -> Grid {
 
 /// Clears cells of `full` in random order while the puzzle keeps exactly one solution,
 /// stopping at `min_givens` givens (0: until no clue can go, a minimal puzzle).
-pub(super) fn carve(rng: &mut SplitMix64, full: &Grid, min_givens: usize) -> Grid {
+pub fn carve(rng: &mut SplitMix64, full: &Grid, min_givens: usize) -> Grid {
     let mut puzzle = *full;
     let mut cells: Vec<usize> = (0..81).collect();
     rng.shuffle(&mut cells);

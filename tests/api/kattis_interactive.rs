@@ -1,0 +1,149 @@
+//! The repository's interactive package (`tests/fixtures/kattis/guessing`) judged through
+//! the daemon in an icpc contest: the submission and the validator talk through pipes, each
+//! in a box of its own; an accepted search, an early exit, a flood and a deadlock get the
+//! Kattis format's verdicts, and once the daemon stops nothing of theirs is left.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::fixtures::accounts::{add_user, login};
+use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::kattis;
+use crate::fixtures::sandbox_support::{leftovers_of, processes_of};
+
+const CONTEST: &str = r#"
+title = "Interactive"
+format = "icpc"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "guessing"
+"#;
+
+/// This test's own uid range (see `tests/cli/kattis_interactive.rs`'s, 16 slots above it).
+const UID_BASE: u32 = 1_879_048_192 + 70_016;
+
+async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
+    let started = Instant::now();
+    loop {
+        let v: Value = c
+            .get(d.url(&format!("/api/submissions/{id}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if v["status"] == "done" {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{v}\n{}",
+            d.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_guessing_game_is_judged_through_the_daemon() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 1);
+    kattis::copy_package(&problems, "guessing");
+    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
+    std::fs::write(dir.path().join("contests/interactive.toml"), CONTEST).unwrap();
+    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
+    let db = dir.path().join("judge.db");
+    let mut d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        2,
+        &format!("[contests]\nclock_file = \"clock.txt\"\n[sandbox]\nuid_base = {UID_BASE}\n"),
+    );
+    let config = dir.path().join("config.toml");
+    add_user(&config, &db, "boss", true, "correct horse battery");
+    add_user(&config, &db, "alice", false, "correct horse battery");
+    let c = client();
+    let boss = login(&c, &d.base, "boss", "correct horse battery").await;
+    let alice = login(&c, &d.base, "alice", "correct horse battery").await;
+    let listed: Value = c
+        .get(d.url("/api/problems/guessing"))
+        .bearer_auth(&boss)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["checker"], "interactive", "{listed}");
+    assert!(
+        listed["statement"]
+            .as_str()
+            .unwrap()
+            .contains("Sample interaction 1"),
+        "{listed}"
+    );
+    let submissions =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kattis/guessing/submissions");
+    let cases = [
+        ("accepted/binary_search.py", "python", "AC"),
+        ("accepted/binary_search.c", "c", "AC"),
+        ("wrong_answer/exits_early.py", "python", "WA"),
+        ("wrong_answer/floods.c", "c", "WA"),
+        ("time_limit_exceeded/no_flush.c", "c", "TLE"),
+    ];
+    let mut ids = Vec::new();
+    for (file, language, _) in cases {
+        let source = std::fs::read_to_string(submissions.join(file)).unwrap();
+        let r = c
+            .post(d.url("/api/contests/interactive/submissions"))
+            .bearer_auth(&alice)
+            .json(&json!({"problem": "A", "language": language, "source": source}))
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(status, 202, "{file}: {v}");
+        ids.push(v["id"].as_i64().unwrap());
+    }
+    for ((file, _, verdict), id) in cases.iter().zip(ids) {
+        let v = wait_done(&c, &d, &boss, id).await;
+        assert_eq!(v["verdict"], *verdict, "{file}: {v}");
+        if file.contains("exits_early") {
+            // The jury reads the validator's own message.
+            let messages: Vec<&str> = v["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| t["message"].as_str())
+                .collect();
+            assert!(
+                messages.iter().any(|m| m.contains("guess 2: end of input")),
+                "{messages:?}"
+            );
+        }
+    }
+    let pid = d.pid();
+    assert!(
+        d.terminate(Duration::from_secs(30)).success(),
+        "{}",
+        d.log()
+    );
+    assert!(leftovers_of(pid).is_empty(), "{:?}", leftovers_of(pid));
+    for uid in UID_BASE..UID_BASE + 16 {
+        assert!(
+            processes_of(uid).is_empty(),
+            "uid {uid}: {:?}",
+            processes_of(uid)
+        );
+    }
+}
