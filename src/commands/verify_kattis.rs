@@ -161,13 +161,6 @@ pub fn check_with_programs(
     }
     let executor = SandboxExecutor::any(config).context("setting up a sandbox slot")?;
     for (p, report) in problems.iter().zip(reports.iter_mut()) {
-        for script in sudojudge::verify::programs::not_run(p) {
-            eprintln!(
-                "warning: {}: checktestdata scripts are not run here (no checktestdata on \
-                 this machine); the other input validators are",
-                script.display()
-            );
-        }
         if !needs(p) {
             continue;
         }

@@ -128,17 +128,32 @@ fn data_that_its_validators_reject_fails_verify_naming_the_file() {
     std::fs::write(sum.join("data/secret/02.in"), "1 2 3\n").unwrap();
     let reorder = kattis::copy_package(&problems, "reorder");
     std::fs::write(reorder.join("data/secret/2.ans"), "8\n").unwrap();
+    // A leading zero only the checktestdata script of the 2023-07-draft package catches.
+    let floats = kattis::copy_package(&problems, "floats");
+    std::fs::write(floats.join("data/secret/02.in"), "03\n").unwrap();
     let config = config::write_config(dir.path(), &problems, "");
     let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
         .arg("--config")
         .arg(&config)
         .args(["verify", "--data-only"])
-        .args([&sum, &reorder])
+        .args([&sum, &reorder, &floats])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("validate.py rejects the input"), "{text}");
+    // The legacy package's `.ctd` says where and why.
+    assert!(
+        text.contains("sum.ctd rejects the input")
+            && text.contains("input line 1, column 4: expected newline"),
+        "{text}"
+    );
+    assert!(
+        text.contains("square.ctd rejects the input")
+            && text.contains("02.in")
+            && text.contains("integer with leading zeros"),
+        "{text}"
+    );
     assert!(text.contains("02.in"), "{text}");
     assert!(
         text.contains("the output validator rejects the answer file") && text.contains("2.ans"),
