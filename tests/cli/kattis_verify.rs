@@ -84,6 +84,9 @@ fn the_fixture_packages_verify_and_every_submission_gets_its_folders_verdict() {
     let slowest = sum["slowest_accepted_ms"].as_u64().unwrap();
     let seconds = (slowest * 5).div_ceil(1000).max(1);
     assert_eq!(sum["time_limit_ms"], seconds * 1000, "{sum}");
+    // The wall-clock limit verify reports: the legacy margin (2) x the limit, at least the
+    // host's wall_factor (3) x it.
+    assert_eq!(sum["wall_limit_ms"], seconds * 3000, "{sum}");
     assert_eq!(
         std::fs::read_to_string(packages[0].join(".timelimit")).unwrap(),
         format!("{seconds}\n")
