@@ -366,4 +366,25 @@ pub struct LanguageConfig {
     /// Extra memory granted on top of the problem's limit (an interpreter's own footprint).
     #[serde(default)]
     pub extra_memory_mb: u64,
+    /// Processes and threads allowed on top of the sandbox's `max_processes`, in compiles and
+    /// runs of this language (a JVM's own threads).
+    #[serde(default)]
+    pub extra_processes: u32,
+    /// How the entry point is found in the source; not set: `source` as it is.
+    #[serde(default)]
+    pub entry_point: Option<EntryPointRule>,
+    /// Text whose presence in the stderr of a failed run means the program ran out of the
+    /// memory its runtime was given (a JVM's `java.lang.OutOfMemoryError`): the run is then
+    /// a memory-limit verdict, not a run-time error.
+    #[serde(default)]
+    pub memory_error: Option<String>,
+}
+
+/// How a language finds where a source starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryPointRule {
+    /// Java: the file is named after the public top-level class, `{mainclass}` is the class
+    /// with `public static void main` (see `languages::java`).
+    Java,
 }

@@ -9,10 +9,11 @@
 //! - [`cache`]: the compiled-program cache shared by every process of the host.
 
 pub mod cache;
+pub mod java;
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{CompileConfig, Config, LanguageConfig};
+use crate::config::{CompileConfig, Config, EntryPointRule, LanguageConfig};
 use crate::sandbox::boxdir::BoxDirError;
 use crate::sandbox::rootfs::Devices;
 use crate::sandbox::{Limits, RunOptions, RunReport, RunRequest, RunStatus, Sandbox, SandboxError};
@@ -55,6 +56,21 @@ pub struct Language {
     pub env: Vec<(String, String)>,
     /// Memory added to a problem's limit for this language (an interpreter's footprint).
     pub extra_memory_mb: u64,
+    /// Processes and threads added to the sandbox's bound for this language (a JVM's).
+    pub extra_processes: u32,
+    /// How the entry point is found in a source (`None`: `source` as it is).
+    pub entry_point: Option<EntryPointRule>,
+    /// Stderr text of a failed run that means the runtime ran out of its memory (MLE).
+    pub memory_error: Option<String>,
+}
+
+/// Where one source starts: the file name it is compiled under and the class to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// File name of the source inside the box (`{source}`).
+    pub source: String,
+    /// The class to run (`{mainclass}`), empty for languages without one.
+    pub main_class: String,
 }
 
 impl Language {
@@ -70,6 +86,29 @@ impl Language {
             run: c.run.clone(),
             env: c.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             extra_memory_mb: c.extra_memory_mb,
+            extra_processes: c.extra_processes,
+            entry_point: c.entry_point,
+            memory_error: c.memory_error.clone(),
+        }
+    }
+
+    /// Where `source` starts: its file name in the box and its main class, or why it cannot
+    /// be found (a compile error).
+    pub fn entry(&self, source: &[u8]) -> Result<Entry, String> {
+        match self.entry_point {
+            None => Ok(Entry {
+                source: self.source.clone(),
+                main_class: String::new(),
+            }),
+            Some(EntryPointRule::Java) => {
+                let text = std::str::from_utf8(source)
+                    .map_err(|_| "the source is not UTF-8".to_string())?;
+                let found = java::entry(text)?;
+                Ok(Entry {
+                    source: self.source.replace("{mainclass}", &found.file_stem),
+                    main_class: found.main_class,
+                })
+            }
         }
     }
 
@@ -77,9 +116,10 @@ impl Language {
         self.artifacts.first().map(String::as_str).unwrap_or("main")
     }
 
-    fn substitute(&self, arg: &str) -> String {
-        arg.replace("{source}", &self.source)
+    fn substitute(&self, arg: &str, entry: &Entry) -> String {
+        arg.replace("{source}", &entry.source)
             .replace("{binary}", self.binary())
+            .replace("{mainclass}", &entry.main_class)
     }
 }
 
@@ -154,6 +194,7 @@ impl LanguageTable {
 #[derive(Debug)]
 pub struct Program {
     language: Language,
+    entry: Box<Entry>,
     dir: tempfile::TempDir,
     files: Vec<(String, PathBuf)>,
     log: String,
@@ -182,24 +223,52 @@ impl Program {
     }
 
     /// The request running this program on one test: the artifacts copied into the box,
-    /// the language's extra memory added to `limits`.
+    /// the language's extra memory and processes added to `limits`. `{memory_mb}` in the
+    /// run command is the limit before the extra (a JVM's heap: its own memory is the extra).
     pub fn run_request(&self, stdin: Option<PathBuf>, limits: Limits) -> RunRequest {
         let mut limits = limits;
+        let memory_mb = (limits.memory_bytes >> 20).max(1).to_string();
         limits.memory_bytes = limits
             .memory_bytes
             .saturating_add(self.language.extra_memory_mb << 20);
+        limits.max_processes = limits
+            .max_processes
+            .saturating_add(self.language.extra_processes);
         RunRequest {
             argv: self
                 .language
                 .run
                 .iter()
-                .map(|a| self.language.substitute(a))
+                .map(|a| {
+                    self.language
+                        .substitute(a, &self.entry)
+                        .replace("{memory_mb}", &memory_mb)
+                })
                 .collect(),
             files: self.files.clone(),
             stdin,
             env: self.language.env.clone(),
             limits,
             collect: Vec::new(),
+        }
+    }
+}
+
+impl Program {
+    /// `report` as the language reads it: a failed run whose stderr holds the language's
+    /// `memory_error` text (the JVM's heap exhausted) is a memory-limit run.
+    pub fn classify(&self, report: &mut RunReport) {
+        let Some(marker) = self.language.memory_error.as_deref() else {
+            return;
+        };
+        if report.status == RunStatus::RuntimeError
+            && !marker.is_empty()
+            && report
+                .stderr
+                .windows(marker.len())
+                .any(|w| w == marker.as_bytes())
+        {
+            report.status = RunStatus::MemoryLimit;
         }
     }
 }
@@ -216,8 +285,8 @@ pub struct CompileFailure {
 /// The outcome of [`compile`].
 #[derive(Debug)]
 pub enum Compiled {
-    /// Ready to run.
-    Program(Program),
+    /// Ready to run (boxed: a program is much larger than a failure).
+    Program(Box<Program>),
     /// A compile error (the submission's fault: verdict CE).
     Failed(CompileFailure),
 }
@@ -309,31 +378,58 @@ pub fn compile_cached(
         .prefix(&crate::sandbox::boxdir::program_dir_prefix())
         .tempdir_in(sandbox.box_root())
         .map_err(host_io("create temp folder in", sandbox.box_root()))?;
-    let src_path = dir.path().join(&language.source);
+    let entry = match language.entry(source) {
+        Ok(entry) => Box::new(entry),
+        Err(why) => {
+            return Ok(Compiled::Failed(CompileFailure {
+                log: format!("{why}\n"),
+                report: RunReport {
+                    status: RunStatus::RuntimeError,
+                    exit_code: None,
+                    signal: None,
+                    time_ms: 0,
+                    wall_ms: 0,
+                    memory_kib: 0,
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    degraded: false,
+                },
+            }))
+        }
+    };
+    let src_path = dir.path().join(&entry.source);
     std::fs::write(&src_path, source).map_err(host_io("write", &src_path))?;
     let Some(command) = &language.compile else {
-        return Ok(Compiled::Program(Program {
+        return Ok(Compiled::Program(Box::new(Program {
             language: language.clone(),
-            files: vec![(language.source.clone(), src_path)],
+            files: vec![(entry.source.clone(), src_path)],
+            entry,
             dir,
             log: String::new(),
             cache: CacheUse::Off,
-        }));
+        })));
     };
-    let run_limits = compile_limits(limits);
+    let mut run_limits = compile_limits(limits);
+    run_limits.max_processes = run_limits
+        .max_processes
+        .saturating_add(language.extra_processes);
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).map_err(host_io("mkdir", &out_dir))?;
-    let argv: Vec<String> = command.iter().map(|a| language.substitute(a)).collect();
+    let argv: Vec<String> = command
+        .iter()
+        .map(|a| language.substitute(a, &entry))
+        .collect();
     let keyed = cache.and_then(|c| Some((c, c.key(language, &argv, limits, source)?)));
     if let Some((cache, key)) = &keyed {
         if let Lookup::Hit(restored) = cache.load(key, &language.artifacts, &out_dir) {
-            return Ok(Compiled::Program(Program {
+            return Ok(Compiled::Program(Box::new(Program {
                 language: language.clone(),
+                entry,
                 files: restored.files,
                 dir,
                 log: restored.log,
                 cache: CacheUse::Hit,
-            }));
+            })));
         }
     }
     let collect: Vec<(String, PathBuf)> = language
@@ -343,7 +439,7 @@ pub fn compile_cached(
         .collect();
     let request = RunRequest {
         argv,
-        files: vec![(language.source.clone(), src_path)],
+        files: vec![(entry.source.clone(), src_path)],
         stdin: None,
         env: language.env.clone(),
         limits: run_limits,
@@ -385,13 +481,14 @@ pub fn compile_cached(
         }
         None => CacheUse::Off,
     };
-    Ok(Compiled::Program(Program {
+    Ok(Compiled::Program(Box::new(Program {
         language: language.clone(),
+        entry,
         files: collect,
         dir,
         log,
         cache,
-    }))
+    })))
 }
 
 #[cfg(test)]

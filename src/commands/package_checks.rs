@@ -1,8 +1,10 @@
-//! What `serve` (and a `worker` node) checks of the Kattis packages before serving any:
-//! a time limit is known, and the data passes `verify`'s checks (the default validator or the
-//! package's own accepts every answer file, every input validator every input), run again
-//! only when a package's data hash is new to this machine. A package that fails is refused
-//! with its faults, and the daemon serves nothing.
+//! What `serve` (and a `worker` node) checks of every package before serving any: a Kattis
+//! package's time limit is known, and the data of every package, Kattis or `problem.toml`,
+//! passes `verify`'s data checks (inputs in canonical form and answers equal to the reference
+//! solver's, or the default validator or the package's own accepting every answer file,
+//! every input validator every input), run again only when a package's data hash is new to
+//! this machine. A package that fails is refused with the file and the reason, and the
+//! daemon serves nothing.
 
 use std::path::PathBuf;
 
@@ -20,7 +22,7 @@ fn marks_dir(config: &Config) -> PathBuf {
     config.compile.cache_dir.with_file_name("verified-packages")
 }
 
-/// Checks every Kattis package of `problems`; the error names the package and its faults.
+/// Checks every package of `problems`; the error names the package and its faults.
 pub fn check<'a>(
     config: &Config,
     problems: impl IntoIterator<Item = &'a Problem>,
@@ -28,8 +30,11 @@ pub fn check<'a>(
     let marks = marks_dir(config);
     let mut executor: Option<SandboxExecutor> = None;
     for p in problems {
-        let Some(k) = &p.kattis else { continue };
-        if k.time_limit_source == TimeLimitSource::Unset {
+        let unset = p
+            .kattis
+            .as_ref()
+            .is_some_and(|k| k.time_limit_source == TimeLimitSource::Unset);
+        if unset {
             anyhow::bail!(
                 "problem {} ({}) is refused: problem.yaml gives no limits.time_limit and \
                  `sudojudge verify {}` has not derived one yet (.timelimit)",
@@ -44,7 +49,9 @@ pub fn check<'a>(
         }
         let mut report = verify_data(p);
         let runs_programs = matches!(p.validator, sudojudge::problem::OutputValidator::Program(_))
-            || !k.input_validators.is_empty();
+            || p.kattis
+                .as_ref()
+                .is_some_and(|k| !k.input_validators.is_empty());
         if report.ok && runs_programs {
             if executor.is_none() {
                 executor = Some(

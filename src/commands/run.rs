@@ -53,7 +53,8 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         Compiled::Program(program) => {
             let limits = run_limits(&config, args.time_limit, args.memory_limit);
             let request = program.run_request(args.stdin.clone(), limits);
-            let report = sandbox.run(&request).context("running in the sandbox")?;
+            let mut report = sandbox.run(&request).context("running in the sandbox")?;
+            program.classify(&mut report);
             let compile = CompileInfo {
                 ok: true,
                 log: program.compile_log().to_string(),

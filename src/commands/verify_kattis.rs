@@ -49,6 +49,9 @@ pub struct TimeLimit {
     pub source: TimeLimitSource,
     /// The slowest accepted submission's CPU time it was derived from, ms.
     pub slowest_accepted_ms: Option<u64>,
+    /// The wall-clock limit of a run, ms: the limit x the package's `time_safety_margin`, at
+    /// least x `[sandbox] wall_factor`.
+    pub wall_limit_ms: u64,
     /// Why no limit could be derived.
     pub error: Option<String>,
 }
@@ -70,6 +73,11 @@ pub fn derive_time_limits(
                 time_limit_ms: p.time_limit_ms,
                 source: TimeLimitSource::ProblemYaml,
                 slowest_accepted_ms: None,
+                wall_limit_ms: timing::wall_limit_ms(
+                    k.timing,
+                    p.time_limit_ms,
+                    config.sandbox.wall_factor,
+                ),
                 error: None,
             });
             continue;
@@ -93,6 +101,11 @@ pub fn derive_time_limits(
             time_limit_ms: p.time_limit_ms,
             source: TimeLimitSource::Unset,
             slowest_accepted_ms: None,
+            wall_limit_ms: timing::wall_limit_ms(
+                timing_of,
+                p.time_limit_ms,
+                config.sandbox.wall_factor,
+            ),
             error: None,
         };
         if jobs.is_empty() {
@@ -139,6 +152,8 @@ pub fn derive_time_limits(
         entry.time_limit_ms = p.time_limit_ms;
         entry.source = TimeLimitSource::Derived;
         entry.slowest_accepted_ms = Some(slowest);
+        entry.wall_limit_ms =
+            timing::wall_limit_ms(timing_of, p.time_limit_ms, config.sandbox.wall_factor);
         limits.push(entry);
     }
     Ok(limits)
@@ -161,13 +176,6 @@ pub fn check_with_programs(
     }
     let executor = SandboxExecutor::any(config).context("setting up a sandbox slot")?;
     for (p, report) in problems.iter().zip(reports.iter_mut()) {
-        for script in sudojudge::verify::programs::not_run(p) {
-            eprintln!(
-                "warning: {}: checktestdata scripts are not run here (no checktestdata on \
-                 this machine); the other input validators are",
-                script.display()
-            );
-        }
         if !needs(p) {
             continue;
         }
@@ -190,15 +198,16 @@ pub fn print_limits(limits: &[TimeLimit]) {
         match (&l.error, l.source) {
             (Some(e), _) => println!("{}: time limit not derived: {e}", l.problem),
             (None, TimeLimitSource::Derived) => println!(
-                "{}: time limit {} ms, derived from the slowest accepted submission ({} ms), written to {}",
+                "{}: time limit {} ms, derived from the slowest accepted submission ({} ms), written to {}; wall-clock limit {} ms (time_safety_margin)",
                 l.problem,
                 l.time_limit_ms,
                 l.slowest_accepted_ms.unwrap_or(0),
-                timing::TIMELIMIT_FILE
+                timing::TIMELIMIT_FILE,
+                l.wall_limit_ms
             ),
             (None, _) => println!(
-                "{}: time limit {} ms (problem.yaml)",
-                l.problem, l.time_limit_ms
+                "{}: time limit {} ms (problem.yaml); wall-clock limit {} ms (time_safety_margin)",
+                l.problem, l.time_limit_ms, l.wall_limit_ms
             ),
         }
     }

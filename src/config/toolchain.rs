@@ -203,6 +203,9 @@ mod tests {
             run: vec!["./main".into()],
             env: [("LIB".to_string(), "{toolchain}/lib".to_string())].into(),
             extra_memory_mb: 0,
+            extra_processes: 0,
+            entry_point: None,
+            memory_error: None,
         }
     }
 

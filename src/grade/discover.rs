@@ -386,7 +386,7 @@ mod tests {
         std::fs::create_dir(d.join("erin")).unwrap();
         std::fs::write(d.join("erin/a.c"), "x").unwrap();
         std::fs::write(d.join("erin/b.rs"), "y").unwrap();
-        std::fs::write(d.join("frank.java"), "class A {}").unwrap();
+        std::fs::write(d.join("frank.kt"), "fun main() {}").unwrap();
         std::fs::write(d.join("gina.c"), b"\x7fELF\0\0").unwrap();
         std::fs::write(d.join("hal.c"), "x".repeat(2000)).unwrap();
         std::os::unix::fs::symlink(d.join("nowhere.c"), d.join("ivy.c")).unwrap();
@@ -417,7 +417,7 @@ mod tests {
         );
         assert!(reason(by("dave")).contains("empty"), "{:?}", by("dave"));
         assert!(reason(by("erin")).contains("2 sources"), "{:?}", by("erin"));
-        assert!(reason(by("frank")).contains(".java"), "{:?}", by("frank"));
+        assert!(reason(by("frank")).contains(".kt"), "{:?}", by("frank"));
         assert!(reason(by("gina")).contains("binary"), "{:?}", by("gina"));
         assert!(reason(by("hal")).contains("too large"), "{:?}", by("hal"));
         assert!(

@@ -39,11 +39,21 @@ impl JudgeSettings {
         }
     }
 
-    /// The limits of one test of `problem` (before the language's extra memory).
+    /// The limits of one test of `problem` (before the language's extra memory). The wall
+    /// limit is `wall_factor` x CPU, or for a Kattis package its own `time_safety_margin`
+    /// x CPU when that is more.
     pub fn test_limits(&self, problem: &Problem) -> Limits {
+        let wall_time_ms = match &problem.kattis {
+            Some(k) => crate::problem::kattis::timing::wall_limit_ms(
+                k.timing,
+                problem.time_limit_ms,
+                self.wall_factor,
+            ),
+            None => problem.time_limit_ms.saturating_mul(self.wall_factor),
+        };
         Limits {
             cpu_time_ms: problem.time_limit_ms,
-            wall_time_ms: problem.time_limit_ms.saturating_mul(self.wall_factor),
+            wall_time_ms,
             memory_bytes: problem.memory_limit_mb.saturating_mul(1024 * 1024),
             output_bytes: problem.output_limit_mb.saturating_mul(1024 * 1024),
             max_processes: self.max_processes,

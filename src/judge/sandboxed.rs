@@ -99,7 +99,7 @@ impl Executor for SandboxExecutor {
             Ok(languages::Compiled::Program(program)) => Ok(Compilation::Ready {
                 log: program.compile_log().to_string(),
                 cache: program.cache_use(),
-                program,
+                program: *program,
             }),
             Ok(languages::Compiled::Failed(failure)) => Ok(Compilation::Failed {
                 log: failure.log,
@@ -120,9 +120,12 @@ impl Executor for SandboxExecutor {
         limits: Limits,
     ) -> Result<RunReport, ExecutorError> {
         let request = program.run_request(Some(stdin.to_path_buf()), limits);
-        self.sandbox
+        let mut report = self
+            .sandbox
             .run(&request)
-            .map_err(|e| ExecutorError(e.to_string()))
+            .map_err(|e| ExecutorError(e.to_string()))?;
+        program.classify(&mut report);
+        Ok(report)
     }
 
     fn run_test(
@@ -142,6 +145,7 @@ impl Executor for SandboxExecutor {
             .map_err(|e| ExecutorError(e.to_string()))?;
         super::file_io::take_output(&mut report, collected, limits.output_bytes)
             .map_err(ExecutorError)?;
+        program.classify(&mut report);
         Ok(report)
     }
 

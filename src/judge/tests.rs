@@ -257,3 +257,42 @@ fn stop_request_interrupts_between_tests() {
     });
     assert_eq!(out, Err(Interrupted));
 }
+
+#[test]
+fn a_kattis_packages_time_safety_margin_sets_the_wall_clock_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("margin");
+    let write = |path: &str, text: &str| {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "problem.yaml",
+        "name: Margin\nlimits:\n  time_safety_margin: 4\n",
+    );
+    write(".timelimit", "1\n");
+    write("problem_statement/problem.en.md", "x\n");
+    write("data/secret/1.in", "1\n");
+    write("data/secret/1.ans", "1\n");
+    let kattis = crate::problem::load(&dir).unwrap();
+    let settings = JudgeSettings {
+        wall_factor: 3,
+        max_processes: 8,
+    };
+    let limits = settings.test_limits(&kattis);
+    assert_eq!(limits.cpu_time_ms, 1000);
+    assert_eq!(
+        limits.wall_time_ms, 4000,
+        "the package's margin, above wall_factor"
+    );
+    // The margin never lowers the host's own rule, and a native package keeps it.
+    write("problem.yaml", "name: Margin\n");
+    let default_margin = crate::problem::load(&dir).unwrap();
+    assert_eq!(settings.test_limits(&default_margin).wall_time_ms, 3000);
+    let native = problem(tmp.path(), &[("1", "1\n", "1\n")]);
+    assert_eq!(
+        settings.test_limits(&native).wall_time_ms,
+        native.time_limit_ms * 3
+    );
+}

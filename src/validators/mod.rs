@@ -2,6 +2,7 @@
 //! ([`crate::checkers`]) and the Kattis format's default validator ([`default`]). A
 //! package's validator program runs in the sandbox instead (`crate::judge::validate`).
 
+pub mod checktestdata;
 pub mod default;
 
 use crate::checkers::{self, CheckOutcome};

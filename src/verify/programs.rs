@@ -1,9 +1,10 @@
 //! The data checks that run the package's own programs in the sandbox: its output
-//! validator must accept every answer file (an interactive problem's must compile), and every input validator (exit 42) must accept
-//! every input, as problemtools' `verifyproblem` checks them. `verify` runs them, and so
+//! validator must accept every answer file (an interactive problem's must compile), and every
+//! input validator (exit 42) must accept every input (a checktestdata `.ctd` script runs in
+//! the judge itself), as problemtools' `verifyproblem` checks them. `verify` runs them, and so
 //! does `serve` when a Kattis package's data hash is new to this machine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::checkers::CheckOutcome;
 use crate::judge::validate::{self, KATTIS_ACCEPT, KATTIS_WRONG};
@@ -12,6 +13,7 @@ use crate::problem::kattis::program;
 use crate::problem::validator::{Protocol, ValidatorProgram};
 use crate::problem::{OutputValidator, Problem};
 use crate::sandbox::RunStatus;
+use crate::validators::checktestdata;
 
 use super::data::DataFault;
 
@@ -48,16 +50,59 @@ fn is_checktestdata(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "ctd")
 }
 
-/// The input validators this judge does not run: checktestdata scripts (`.ctd`; Debian 12
-/// packages no checktestdata), for `verify` to warn about.
-pub fn not_run(problem: &Problem) -> Vec<PathBuf> {
-    problem
-        .kattis
-        .iter()
-        .flat_map(|k| &k.input_validators)
-        .filter(|p| is_checktestdata(p))
-        .cloned()
-        .collect()
+/// Runs the checktestdata script at `path` over every input of `problem`, in the judge's
+/// own process (the interpreter is bounded: [`checktestdata::Bounds`]).
+fn run_checktestdata(problem: &Problem, path: &Path) -> Vec<DataFault> {
+    let name = path.display();
+    let text = match read_bounded(path, checktestdata::MAX_SCRIPT as u64) {
+        Ok(t) => t,
+        Err(e) => return vec![fault(None, format!("{name}: {e}"))],
+    };
+    let script = match checktestdata::Script::parse(&text) {
+        Ok(s) => s,
+        Err(e) => return vec![fault(None, format!("{name}: {e}"))],
+    };
+    let mut faults = Vec::new();
+    for test in &problem.tests {
+        let input = match read_bounded(&test.input, MAX_CTD_INPUT) {
+            Ok(i) => i,
+            Err(e) => {
+                faults.push(fault(
+                    Some(&test.name),
+                    format!("{}: {e}", test.input.display()),
+                ));
+                continue;
+            }
+        };
+        match script.check(&input, checktestdata::Bounds::default()) {
+            Ok(()) => {}
+            Err(e @ checktestdata::CtdError::Rejected { .. }) => faults.push(fault(
+                Some(&test.name),
+                format!("{name} rejects the input {}: {e}", test.input.display()),
+            )),
+            Err(e) => {
+                faults.push(fault(Some(&test.name), format!("{name}: {e}")));
+                break;
+            }
+        }
+    }
+    faults
+}
+
+/// Largest input a checktestdata script reads (it is held in memory).
+const MAX_CTD_INPUT: u64 = 256 << 20;
+
+fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut out = Vec::new();
+    file.take(max + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if out.len() as u64 > max {
+        return Err(format!("larger than {} MiB", max >> 20));
+    }
+    Ok(out)
 }
 
 /// Every fault the package's programs find in its data; stops at a validator's first
@@ -136,7 +181,7 @@ fn run_input_validator<E: Executor>(
 ) -> Vec<DataFault> {
     let name = path.display();
     if is_checktestdata(path) {
-        return Vec::new(); // not run: see `not_run`
+        return run_checktestdata(problem, path);
     }
     let v = match input_validator(problem, path) {
         Ok(v) => v,

@@ -236,3 +236,41 @@ fn hostile_validators_are_refused_at_load_and_nothing_is_served() {
         assert!(started.elapsed() < Duration::from_secs(60), "{name}");
     }
 }
+
+#[test]
+fn a_native_package_whose_data_fails_verify_is_refused_at_load_and_nothing_is_served() {
+    // The old rule served a `problem.toml` package whatever its data: now a wrong answer
+    // file, and an input that is not in canonical form, each stop serve naming the file.
+    let dir = tempfile::tempdir().unwrap();
+    for (case, file, text, needle) in [
+        (
+            "answer",
+            "data/secret/02-ones.ans",
+            "8\n",
+            "differs from the reference solver's answer",
+        ),
+        (
+            "input",
+            "data/secret/01-zeros.in",
+            "0 0 0 0 0 0 0 0 0\n",
+            "01-zeros.in",
+        ),
+    ] {
+        let case_dir = dir.path().join(case);
+        std::fs::create_dir_all(&case_dir).unwrap();
+        let pkg = crate::fixtures::package::small_binary_sudoku(&case_dir);
+        std::fs::write(pkg.join(file), text).unwrap();
+        let stderr = refused(&case_dir, &case_dir.join("problems"));
+        assert!(
+            stderr.contains("problem binary-sudoku") && stderr.contains("is refused"),
+            "{case}: {stderr}"
+        );
+        assert!(
+            stderr.contains(needle),
+            "{case}: `{needle}` not in {stderr}"
+        );
+        if case == "answer" {
+            assert!(stderr.contains("02-ones.ans"), "{stderr}");
+        }
+    }
+}

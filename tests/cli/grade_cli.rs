@@ -115,8 +115,8 @@ fn class(dir: &Path) -> BTreeMap<String, (&'static str, &'static str, &'static s
     std::fs::write(class.join("two/a.c"), "int main(){}").unwrap();
     std::fs::write(class.join("two/b.py"), "print(0)").unwrap();
     expected.insert("two".into(), ("-", "", "2 sources"));
-    std::fs::write(class.join("java.java"), "class Main {}").unwrap();
-    expected.insert("java".into(), ("-", "", "unknown language"));
+    std::fs::write(class.join("kotlin.kt"), "fun main() {}").unwrap();
+    expected.insert("kotlin".into(), ("-", "", "unknown language"));
     std::fs::write(class.join("binary.c"), b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
     expected.insert("binary".into(), ("-", "c", "binary file"));
     std::fs::write(class.join("huge.c"), "x".repeat(10 << 20)).unwrap();

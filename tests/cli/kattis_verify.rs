@@ -1,7 +1,7 @@
 //! `sudojudge verify PATH...` on Kattis packages (and a `problem.toml` one with a testlib
 //! checker): the data checked by their validators, every submission judged in the real
 //! sandbox against its folder, the time limit derived and written, unknown folders and
-//! languages skipped.
+//! languages skipped (Java where there is no JDK).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -81,10 +81,15 @@ fn the_fixture_packages_verify_and_every_submission_gets_its_folders_verdict() {
     let limits = json["time_limits"].as_array().unwrap();
     let sum = limits.iter().find(|l| l["problem"] == "sum").unwrap();
     assert_eq!(sum["source"], "derived", "{sum}");
-    assert_eq!(sum["time_limit_ms"], 1000, "{sum}");
+    let slowest = sum["slowest_accepted_ms"].as_u64().unwrap();
+    let seconds = (slowest * 5).div_ceil(1000).max(1);
+    assert_eq!(sum["time_limit_ms"], seconds * 1000, "{sum}");
+    // The wall-clock limit verify reports: the legacy margin (2) x the limit, at least the
+    // host's wall_factor (3) x it.
+    assert_eq!(sum["wall_limit_ms"], seconds * 3000, "{sum}");
     assert_eq!(
         std::fs::read_to_string(packages[0].join(".timelimit")).unwrap(),
-        "1\n"
+        format!("{seconds}\n")
     );
     let floats = limits.iter().find(|l| l["problem"] == "floats").unwrap();
     assert_eq!(floats["source"], "problem_yaml");
@@ -103,10 +108,15 @@ fn the_fixture_packages_verify_and_every_submission_gets_its_folders_verdict() {
         .iter()
         .map(|s| s["path"].as_str().unwrap().to_string())
         .collect();
-    assert!(
-        skipped.iter().any(|p| p.ends_with("accepted/Sum.java")),
-        "{skipped:?}"
-    );
+    // Java is judged where the machine has a JDK (CI does), else skipped.
+    if std::path::Path::new("/usr/bin/javac").exists() {
+        assert_eq!(got(&json, "sum", "accepted/Sum.java"), "AC");
+    } else {
+        assert!(
+            skipped.iter().any(|p| p.ends_with("accepted/Sum.java")),
+            "{skipped:?}"
+        );
+    }
     assert!(
         skipped.iter().any(|p| p.ends_with("partially_accepted")),
         "{skipped:?}"
@@ -121,17 +131,32 @@ fn data_that_its_validators_reject_fails_verify_naming_the_file() {
     std::fs::write(sum.join("data/secret/02.in"), "1 2 3\n").unwrap();
     let reorder = kattis::copy_package(&problems, "reorder");
     std::fs::write(reorder.join("data/secret/2.ans"), "8\n").unwrap();
+    // A leading zero only the checktestdata script of the 2023-07-draft package catches.
+    let floats = kattis::copy_package(&problems, "floats");
+    std::fs::write(floats.join("data/secret/02.in"), "03\n").unwrap();
     let config = config::write_config(dir.path(), &problems, "");
     let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
         .arg("--config")
         .arg(&config)
         .args(["verify", "--data-only"])
-        .args([&sum, &reorder])
+        .args([&sum, &reorder, &floats])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("validate.py rejects the input"), "{text}");
+    // The legacy package's `.ctd` says where and why.
+    assert!(
+        text.contains("sum.ctd rejects the input")
+            && text.contains("input line 1, column 4: expected newline"),
+        "{text}"
+    );
+    assert!(
+        text.contains("square.ctd rejects the input")
+            && text.contains("02.in")
+            && text.contains("integer with leading zeros"),
+        "{text}"
+    );
     assert!(text.contains("02.in"), "{text}");
     assert!(
         text.contains("the output validator rejects the answer file") && text.contains("2.ans"),

@@ -17,6 +17,7 @@ mod grade_assignment;
 mod grade_cli;
 mod grade_hostile;
 mod grade_lms;
+mod java_language;
 mod judge_cli;
 mod kattis_interactive;
 mod kattis_verify;

@@ -1,5 +1,5 @@
 //! Two package versions on one PostgreSQL database, as real processes: the API node A
-//! (`serve --workers 0`) and worker B, whose copy of the package has one test answer changed.
+//! (`serve --workers 0`) and worker B, whose copy of the package has one test changed.
 //! A submission made through A is refused by B (it logs why, naming the problem and both
 //! hashes), waits in the queue (`sudojudge_queue_unclaimable` says so, and `GET /api/nodes`
 //! shows the two hashes), B's heartbeat age in A's `/metrics` grows once B is killed, and a
@@ -23,12 +23,14 @@ use worker::Worker;
 const LEASE_MS: u64 = 3000;
 const PROBLEM: &str = "binary-sudoku";
 
-/// The package in `dir/problems`; `changed`: one byte of one test answer differs.
+/// The package in `dir/problems`; `changed`: its second test is another grid (still valid
+/// data with its right answer: a node refuses to serve a package whose data fails `verify`).
 fn package_in(dir: &Path, changed: bool) -> (PathBuf, PathBuf) {
     std::fs::create_dir_all(dir).unwrap();
     let pkg = package::small_binary_sudoku(dir);
     if changed {
-        std::fs::write(pkg.join("data/secret/02-ones.ans"), "8\n").unwrap();
+        std::fs::write(pkg.join("data/secret/02-ones.in"), "000000000\n".repeat(9)).unwrap();
+        std::fs::write(pkg.join("data/secret/02-ones.ans"), "0\n").unwrap();
     }
     (dir.join("problems"), pkg)
 }

@@ -96,6 +96,17 @@ pub fn tle_stretch_percent(timing: Timing) -> u64 {
     }
 }
 
+/// The wall-clock limit of a run under a CPU limit of `time_limit_ms`: the limit times the
+/// package's `time_safety_margin` (2023-07 and later: `time_limit_to_tle`), the point past
+/// which a run is surely too slow, and never below `wall_factor` x the limit (the host's
+/// own rule for a loaded machine, `[sandbox] wall_factor`).
+pub fn wall_limit_ms(timing: Timing, time_limit_ms: u64, wall_factor: u64) -> u64 {
+    time_limit_ms
+        .saturating_mul(tle_stretch_percent(timing))
+        .div_ceil(100)
+        .max(time_limit_ms.saturating_mul(wall_factor.max(1)))
+}
+
 /// Writes the derived limit to the package's `.timelimit`.
 pub fn write(dir: &Path, limit_ms: u64) -> std::io::Result<()> {
     let seconds = limit_ms as f64 / 1000.0;
@@ -115,6 +126,13 @@ mod tests {
         assert_eq!(derive(legacy, 10), 1000);
         assert_eq!(derive(legacy, 300), 2000);
         assert_eq!(tle_stretch_percent(legacy), 200);
+        assert_eq!(wall_limit_ms(legacy, 1500, 1), 3000);
+        assert_eq!(wall_limit_ms(legacy, 1500, 3), 4500);
+        let four = Timing::Legacy {
+            time_multiplier: 5.0,
+            time_safety_margin: 4.0,
+        };
+        assert_eq!(wall_limit_ms(four, 1000, 3), 4000);
         let modern = Timing::Multipliers {
             ac_to_time_limit: 2.0,
             time_limit_to_tle: 1.5,

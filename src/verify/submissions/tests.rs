@@ -233,12 +233,9 @@ fn discovery_rejects_unknown_folders_and_extensions_naming_the_path() {
     );
 
     let dir = tempfile::tempdir().unwrap();
-    let problem = package(dir.path(), &[("accepted/a.java", "echo")]);
+    let problem = package(dir.path(), &[("accepted/a.kt", "echo")]);
     let err = discover(&problem, &config).unwrap_err().to_string();
-    assert!(
-        err.contains("a.java") && err.contains("no language"),
-        "{err}"
-    );
+    assert!(err.contains("a.kt") && err.contains("no language"), "{err}");
 
     let dir = tempfile::tempdir().unwrap();
     let problem = package(dir.path(), &[]);
