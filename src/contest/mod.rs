@@ -5,7 +5,8 @@
 //! [`Clock`], so every rule is tested with a fake one.
 //!
 //! - [`ids`]: the contest id and the problem labels (A, B, C...), newtypes that validate.
-//! - [`mod@file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key.
+//! - [`mod@file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key
+//!   (`file/raw.rs`: the TOML's structure; `file/checks.rs`: one check per key).
 //! - [`languages`]: the one rule of a contest's `languages` list.
 //! - [`load`]: every contest of a folder, checked against the problems that exist.
 //! - [`clock`]: the clock trait, a real clock and a fake one.
