@@ -10,8 +10,10 @@
 //! in steps and stored values ([`Bounds`]); the input is already in memory, bounded by the
 //! package's loader.
 //!
-//! - [`lexer`]: the tokens; [`parser`]: the commands ([`ast`]); [`interp`]: a run over one
-//!   input, with [`value`]'s arithmetic.
+//! - [`lexer`]: the tokens; [`parser`]: the commands ([`ast`]), with `parser/expr.rs` for
+//!   what they take (variables, expressions, tests); [`interp`]: a run over one input, with
+//!   `interp/input.rs` reading the input's tokens, `interp/eval.rs` evaluating expressions
+//!   and tests, and [`value`]'s arithmetic.
 
 pub mod ast;
 pub mod interp;
