@@ -11,7 +11,7 @@ use accounts::{
     add_user, call, code, get_as, login, post_as, start_judge, succeeded, try_login, user_cmd,
     with_token, Judge,
 };
-use daemon::{client, fixture, trimmed_problems, wait_done, write_config, Daemon};
+use daemon::{client, fixture, trimmed_problems, wait_done, wait_done_as, write_config, Daemon};
 use reqwest::Method;
 use serde_json::{json, Value};
 
@@ -124,7 +124,7 @@ async fn every_endpoint_with_every_role() {
         assert_eq!(s, 401, "{m} {path} with a bad token");
     }
 
-    let done = wait_done_as(&c, &d, admin, &[a_id, b_id]).await;
+    let done = wait_done_as(&c, &d, admin, &[a_id, b_id], Duration::from_secs(120)).await;
     assert_eq!(done[0]["verdict"], "WA");
     assert_eq!(done[1]["verdict"], "AC");
 
@@ -195,7 +195,7 @@ async fn every_endpoint_with_every_role() {
     assert_eq!((s, v["status"].as_str()), (202, Some("queued")));
     let (s, _) = post_as(&c, &d, &rejudge(999999), admin, None).await;
     assert_eq!(s, 404);
-    wait_done_as(&c, &d, admin, &[b_id]).await;
+    wait_done_as(&c, &d, admin, &[b_id], Duration::from_secs(120)).await;
 
     // Custom runs: a user's, counted against them (the limit itself: the next test).
     let (s, run) = post_as(
@@ -249,34 +249,6 @@ async fn every_endpoint_with_every_role() {
     assert_eq!(users.as_array().unwrap().len(), 3);
     assert_eq!(users[1]["name"], "bob");
     assert_eq!(users[1]["disabled"], true);
-}
-
-/// [`wait_done`] with a token.
-async fn wait_done_as(
-    c: &reqwest::Client,
-    d: &Daemon,
-    token: Option<&str>,
-    ids: &[i64],
-) -> Vec<Value> {
-    let started = std::time::Instant::now();
-    loop {
-        let mut all = Vec::new();
-        for id in ids {
-            all.push(
-                get_as(c, d, &format!("/api/submissions/{id}"), token)
-                    .await
-                    .1,
-            );
-        }
-        if all.iter().all(|s| s["status"] == "done") {
-            return all;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "not done: {all:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,12 +4,12 @@
 //! Kattis format's verdicts, and once the daemon stops nothing of theirs is left.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::fixtures::accounts::{add_user, login};
-use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::daemon::{client, trimmed_problems, wait_done_as, Daemon};
 use crate::fixtures::kattis;
 use crate::fixtures::sandbox_support::{leftovers_of, processes_of};
 
@@ -27,30 +27,6 @@ problem = "guessing"
 
 /// This test's own uid range (see `tests/cli/kattis_interactive.rs`'s, 16 slots above it).
 const UID_BASE: u32 = 1_879_048_192 + 70_016;
-
-async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
-    let started = Instant::now();
-    loop {
-        let v: Value = c
-            .get(d.url(&format!("/api/submissions/{id}")))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if v["status"] == "done" {
-            return v;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "{v}\n{}",
-            d.log()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 #[tokio::test]
 async fn the_guessing_game_is_judged_through_the_daemon() {
@@ -116,7 +92,9 @@ async fn the_guessing_game_is_judged_through_the_daemon() {
         ids.push(v["id"].as_i64().unwrap());
     }
     for ((file, _, verdict), id) in cases.iter().zip(ids) {
-        let v = wait_done(&c, &d, &boss, id).await;
+        let v = wait_done_as(&c, &d, Some(&boss), &[id], Duration::from_secs(120))
+            .await
+            .remove(0);
         assert_eq!(v["verdict"], *verdict, "{file}: {v}");
         if file.contains("exits_early") {
             // The jury reads the validator's own message.

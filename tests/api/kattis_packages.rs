@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::fixtures::accounts::{add_user, login};
 use crate::fixtures::config::write_config;
-use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::daemon::{client, trimmed_problems, wait_done_as, Daemon};
 use crate::fixtures::kattis;
 
 const CONTEST: &str = r#"
@@ -38,30 +38,6 @@ problem = "reorder"
 label = "E"
 problem = "maxpair"
 "#;
-
-async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
-    let started = Instant::now();
-    loop {
-        let v: Value = c
-            .get(d.url(&format!("/api/submissions/{id}")))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if v["status"] == "done" {
-            return v;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "{v}\n{}",
-            d.log()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 #[tokio::test]
 async fn kattis_packages_are_judged_in_an_icpc_contest() {
@@ -134,7 +110,9 @@ async fn kattis_packages_are_judged_in_an_icpc_contest() {
         ids.push(v["id"].as_i64().unwrap());
     }
     for ((_, problem, file, _, verdict), id) in cases.iter().zip(ids) {
-        let v = wait_done(&c, &d, &boss, id).await;
+        let v = wait_done_as(&c, &d, Some(&boss), &[id], Duration::from_secs(120))
+            .await
+            .remove(0);
         assert_eq!(v["verdict"], *verdict, "{problem}/{file}: {v}");
         if *verdict == "WA" {
             // The jury reads the validator's own message.

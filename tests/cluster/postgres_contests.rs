@@ -12,10 +12,10 @@ use crate::fixtures::{accounts, daemon, package, worker};
 use sudojudge_testkit::postgres;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use accounts::{add_user, get_as, login, post_as};
-use daemon::{client, Daemon};
+use daemon::{client, wait_done_as, Daemon};
 use postgres::PgServer;
 use serde_json::{json, Value};
 use worker::Worker;
@@ -36,19 +36,9 @@ problem = "binary-sudoku"
 
 /// Waits (as `token`) until submission `id` is done on `node`; returns it.
 async fn wait_done(c: &reqwest::Client, node: &Daemon, token: &str, id: i64) -> Value {
-    let started = Instant::now();
-    loop {
-        let (s, v) = get_as(c, node, &format!("/api/submissions/{id}"), Some(token)).await;
-        assert_eq!(s, 200, "{v}");
-        if v["status"] == "done" {
-            return v;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "submission {id} not judged in 2 min: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_done_as(c, node, Some(token), &[id], Duration::from_secs(120))
+        .await
+        .remove(0)
 }
 
 /// Submits `source` to A of the cup as `token` through `node`: status and body.
