@@ -63,10 +63,18 @@ pub fn run_test<E: Executor>(
         collect: validate::feedback_files(work.path()),
     };
     let report = executor.run_interactive(program, validator, &call)?;
-    let outcome = validate::outcome_of(v, &validator_limits, &report.validator, work.path());
-    let (verdict, message) = decide(&report.submission, &limits, outcome, report.validator_first);
+    let validated = validate::outcome_of(v, &validator_limits, &report.validator, work.path());
+    let (verdict, message) = decide(
+        &report.submission,
+        &limits,
+        validated.outcome,
+        report.validator_first,
+    );
     let degraded = report.submission.degraded || report.validator.degraded;
     let mut result = result(test, Some(&report.submission), verdict, message);
+    if verdict != Verdict::SE {
+        result.team_message = validated.team_message;
+    }
     if report.validator_first && verdict == Verdict::WA {
         // Rejected before the submission ended: what it spent after is not its time (as
         // problemtools caps it).
@@ -93,6 +101,7 @@ fn result(
         stderr_tail: run
             .filter(|_| verdict == Verdict::RE)
             .and_then(|r| super::stderr_tail::tail(&r.stderr)),
+        team_message: None,
     }
 }
 

@@ -327,6 +327,7 @@ fn system_error(name: &str, cause: String) -> TestResult {
         signal: None,
         message: Some(cause),
         stderr_tail: None,
+        team_message: None,
     }
 }
 
@@ -362,8 +363,8 @@ fn run_and_check<E: Executor>(
     }
     let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
-    let (verdict, message) = match status_verdict(&report, &limits) {
-        Some(fault) => fault,
+    let (verdict, message, team_message) = match status_verdict(&report, &limits) {
+        Some((verdict, message)) => (verdict, message, None),
         None => check_output(executor, test, &report, checker),
     };
     let result = TestResult {
@@ -380,6 +381,7 @@ fn run_and_check<E: Executor>(
         } else {
             None
         },
+        team_message,
     };
     Ok((result, degraded))
 }
@@ -389,13 +391,14 @@ fn check_output<E: Executor>(
     test: &TestCase,
     report: &RunReport,
     checker: &Checker<'_, E::Program>,
-) -> (Verdict, Option<String>) {
+) -> (Verdict, Option<String>, Option<String>) {
     let input = match std::fs::read(&test.input) {
         Ok(b) => b,
         Err(e) => {
             return (
                 Verdict::SE,
                 Some(format!("cannot read {}: {e}", test.input.display())),
+                None,
             )
         }
     };
@@ -405,30 +408,37 @@ fn check_output<E: Executor>(
             return (
                 Verdict::SE,
                 Some(format!("cannot read {}: {e}", test.answer.display())),
+                None,
             )
         }
     };
-    let outcome = match (checker.validator, checker.compiled) {
-        (OutputValidator::Program(v), Some(Ok(compiled))) => super::validate::validate(
-            executor,
-            compiled,
-            v,
-            test,
-            &report.stdout,
-            checker.max_processes,
-        ),
-        (OutputValidator::Program(_), Some(Err(e))) => CheckOutcome::JudgeError(e.clone()),
-        (validator, _) => (checker.check)(
-            validator,
-            &test.validator_args,
-            &input,
-            &report.stdout,
-            &answer,
+    let (outcome, team_message) = match (checker.validator, checker.compiled) {
+        (OutputValidator::Program(v), Some(Ok(compiled))) => {
+            let validated = super::validate::validate(
+                executor,
+                compiled,
+                v,
+                test,
+                &report.stdout,
+                checker.max_processes,
+            );
+            (validated.outcome, validated.team_message)
+        }
+        (OutputValidator::Program(_), Some(Err(e))) => (CheckOutcome::JudgeError(e.clone()), None),
+        (validator, _) => (
+            (checker.check)(
+                validator,
+                &test.validator_args,
+                &input,
+                &report.stdout,
+                &answer,
+            ),
+            None,
         ),
     };
     match outcome {
-        CheckOutcome::Accepted => (Verdict::AC, None),
-        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg)),
-        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}"))),
+        CheckOutcome::Accepted => (Verdict::AC, None, team_message),
+        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg), team_message),
+        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}")), None),
     }
 }

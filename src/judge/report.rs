@@ -44,6 +44,11 @@ pub struct TestResult {
     /// the teacher and the jury, to a contestant only on a sample.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr_tail: Option<String>,
+    /// What a Kattis output validator wrote to `teammessage.txt`, bounded
+    /// ([`super::validate::team_message`]): meant for the contestant, so shown on every test,
+    /// secret ones included, kept apart from the jury's `message`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_message: Option<String>,
 }
 
 /// A whole submission's result (the JSON printed by `sudojudge judge --json`).
@@ -193,6 +198,7 @@ mod tests {
                 signal: None,
                 message: Some("exit code 3".into()),
                 stderr_tail: None,
+                team_message: None,
             }],
             false,
         );

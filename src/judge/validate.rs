@@ -21,6 +21,42 @@ pub const KATTIS_WRONG: i32 = 43;
 /// Most bytes of a feedback file or of stderr quoted in a message.
 const MAX_MESSAGE_BYTES: usize = 2000;
 
+/// Most bytes of a team message kept with a test's result.
+pub const MAX_TEAM_MESSAGE_BYTES: usize = 2048;
+
+/// What an output validator said of one output: its outcome (whose message is the jury's)
+/// and, apart, the `teammessage.txt` it wrote for the contestant, so that the two never share
+/// one string a contestant's echoed output could forge a separator in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Validated {
+    /// Accepted, wrong answer (the jury's message) or a judging error.
+    pub outcome: CheckOutcome,
+    /// The validator's message to the team, bounded ([`team_message()`]); only when it gave
+    /// a verdict of its protocol.
+    pub team_message: Option<String>,
+}
+
+impl Validated {
+    fn of(outcome: CheckOutcome) -> Self {
+        Validated {
+            outcome,
+            team_message: None,
+        }
+    }
+}
+
+/// A `teammessage.txt`'s text as kept: at most [`MAX_TEAM_MESSAGE_BYTES`] bytes (cut at the
+/// end, on a character boundary), invalid UTF-8 replaced, trimmed; `None` when blank.
+pub fn team_message(bytes: &[u8]) -> Option<String> {
+    let mut end = bytes.len().min(MAX_TEAM_MESSAGE_BYTES);
+    // Not in the middle of a UTF-8 sequence (continuation bytes are 0b10xxxxxx).
+    while end > 0 && end < bytes.len() && bytes[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    let text = String::from_utf8_lossy(&bytes[..end]).trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
 /// The sandbox limits of one validator call.
 pub fn limits_of(v: &ValidatorProgram, max_processes: u32) -> Limits {
     Limits {
@@ -66,10 +102,10 @@ pub fn validate<E: Executor>(
     test: &TestCase,
     output: &[u8],
     max_processes: u32,
-) -> CheckOutcome {
+) -> Validated {
     match run(executor, program, v, test, output, max_processes) {
-        Ok(outcome) => outcome,
-        Err(e) => CheckOutcome::JudgeError(format!("output validator: {e}")),
+        Ok(validated) => validated,
+        Err(e) => Validated::of(CheckOutcome::JudgeError(format!("output validator: {e}"))),
     }
 }
 
@@ -80,7 +116,7 @@ fn run<E: Executor>(
     test: &TestCase,
     output: &[u8],
     max_processes: u32,
-) -> Result<CheckOutcome, String> {
+) -> Result<Validated, String> {
     let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
     let output_file = work.path().join("output");
     std::fs::write(&output_file, output).map_err(|e| format!("writing the output: {e}"))?;
@@ -140,15 +176,35 @@ pub fn feedback_files(work: &Path) -> Vec<(String, PathBuf)> {
 }
 
 /// What the validator's run `report` (under `limits`, its feedback files collected into
-/// `work`) says of the output.
+/// `work`) says of the output, its team message kept apart.
 pub fn outcome_of(
+    v: &ValidatorProgram,
+    limits: &Limits,
+    report: &RunReport,
+    work: &Path,
+) -> Validated {
+    let outcome = jury_outcome(v, limits, report, work);
+    let team_message = match outcome {
+        CheckOutcome::Accepted | CheckOutcome::WrongAnswer(_) => {
+            std::fs::read(work.join("teammessage.txt"))
+                .ok()
+                .and_then(|b| team_message(&b))
+        }
+        CheckOutcome::JudgeError(_) => None,
+    };
+    Validated {
+        outcome,
+        team_message,
+    }
+}
+
+fn jury_outcome(
     v: &ValidatorProgram,
     limits: &Limits,
     report: &RunReport,
     work: &Path,
 ) -> CheckOutcome {
     let judge_message = read_clipped(&work.join("judgemessage.txt"));
-    let team_message = read_clipped(&work.join("teammessage.txt"));
     let stderr = clip(&report.stderr);
     let name = v.path.display();
     let limit_fault = match report.status {
@@ -174,9 +230,6 @@ pub fn outcome_of(
         let mut parts = Vec::new();
         if !judge_message.is_empty() {
             parts.push(judge_message.clone());
-        }
-        if !team_message.is_empty() {
-            parts.push(format!("team message: {team_message}"));
         }
         if !stderr.is_empty() && v.protocol == Protocol::Testlib {
             parts.push(stderr.clone());
@@ -214,5 +267,83 @@ pub fn outcome_of(
             }
             CheckOutcome::JudgeError(text)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn validator() -> ValidatorProgram {
+        ValidatorProgram {
+            path: PathBuf::from("output_validator/check.py"),
+            language: "python".into(),
+            source: Vec::new(),
+            protocol: Protocol::Kattis,
+            time_limit_ms: 1000,
+            memory_limit_mb: 64,
+            output_limit_mb: 1,
+        }
+    }
+
+    fn ended(code: i32) -> RunReport {
+        RunReport {
+            status: RunStatus::RuntimeError,
+            exit_code: Some(code),
+            signal: None,
+            time_ms: 1,
+            wall_ms: 1,
+            memory_kib: 100,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            degraded: false,
+        }
+    }
+
+    fn outcome(code: i32, judge: &str, team: &[u8]) -> Validated {
+        let work = tempfile::tempdir().unwrap();
+        std::fs::write(work.path().join("judgemessage.txt"), judge).unwrap();
+        std::fs::write(work.path().join("teammessage.txt"), team).unwrap();
+        let v = validator();
+        outcome_of(&v, &limits_of(&v, 1), &ended(code), work.path())
+    }
+
+    #[test]
+    fn the_team_message_is_kept_apart_from_the_jurys() {
+        let got = outcome(
+            KATTIS_WRONG,
+            "found 4; team message: forged",
+            b"off by one\n",
+        );
+        assert_eq!(
+            got.outcome,
+            CheckOutcome::WrongAnswer("found 4; team message: forged".into())
+        );
+        assert_eq!(got.team_message.as_deref(), Some("off by one"));
+        let got = outcome(KATTIS_ACCEPT, "", b"well done");
+        assert_eq!(got.outcome, CheckOutcome::Accepted);
+        assert_eq!(got.team_message.as_deref(), Some("well done"));
+        let got = outcome(KATTIS_WRONG, "x", b" \n");
+        assert_eq!(got.team_message, None, "a blank one is none");
+    }
+
+    #[test]
+    fn a_validator_without_a_verdict_gives_the_team_nothing() {
+        let got = outcome(1, "crashed", b"you lose");
+        assert!(matches!(got.outcome, CheckOutcome::JudgeError(_)));
+        assert_eq!(got.team_message, None);
+    }
+
+    #[test]
+    fn a_team_message_is_bounded_and_valid_utf8() {
+        let mut long = "é".repeat(MAX_TEAM_MESSAGE_BYTES).into_bytes();
+        long.extend_from_slice(&[0xff, 0xfe]);
+        let kept = team_message(&long).unwrap();
+        assert!(kept.len() <= MAX_TEAM_MESSAGE_BYTES);
+        assert!(
+            kept.chars().all(|c| c == 'é'),
+            "cut on a character boundary"
+        );
+        assert_eq!(team_message(b"a\xffb").as_deref(), Some("a\u{fffd}b"));
     }
 }

@@ -7,7 +7,9 @@
 //! fixed phrase per verdict, and the test by its number in its group, never by its file name
 //! (`secret/4`, not `secret/04-answer-1`: a file name can carry the answer); on a sample
 //! (public anyway) the full message and name, except a system error's. The same holds for a
-//! run-time error's stderr tail: a program can print its secret input there. The database keeps everything; the host and admins read it whole. Which view a
+//! run-time error's stderr tail: a program can print its secret input there. An output
+//! validator's team message (`teammessage.txt`) is the package's word to the contestant and
+//! is shown on every test, kept apart from the jury's message; not on a system error. The database keeps everything; the host and admins read it whole. Which view a
 //! caller gets is decided by [`crate::accounts::access::feedback`] (admins: full; contestants:
 //! redacted; the open single-user mode: `[server] feedback`).
 
@@ -88,6 +90,9 @@ fn redact_test(test: &mut TestResult) {
         // What the program wrote on a secret test can be the test's input.
         test.stderr_tail = None;
     }
+    if test.verdict == Verdict::SE {
+        test.team_message = None;
+    }
     if sample && test.verdict != Verdict::SE {
         return;
     }
@@ -131,6 +136,7 @@ mod tests {
             signal: None,
             message: Some(message.into()),
             stderr_tail: Some(format!("{name}: Traceback ... ValueError")),
+            team_message: Some(format!("{name}: try a smaller grid")),
         }
     }
 
@@ -197,6 +203,12 @@ mod tests {
         assert_eq!(r.tests[2].stderr_tail, None);
         assert!(r.tests[0].stderr_tail.is_some(), "a sample's is shown");
         assert!(!r.tests[3].message.as_deref().unwrap().contains("/srv"));
+        assert_eq!(
+            r.tests[1].team_message.as_deref(),
+            Some("secret/01: try a smaller grid"),
+            "the team message is meant for the contestant, secret tests included"
+        );
+        assert_eq!(r.tests[3].team_message, None, "not on a system error");
         assert_eq!(redact(Feedback::Full, s.clone()).tests, s.tests);
     }
 

@@ -260,6 +260,7 @@ pub(crate) struct TestRow {
     pub signal: Option<i64>,
     pub message: Option<String>,
     pub stderr_tail: Option<String>,
+    pub team_message: Option<String>,
 }
 
 /// A stored row as the API shows it (no tests yet).
@@ -324,6 +325,7 @@ pub(crate) fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
         signal: row.signal.and_then(|v| i32::try_from(v).ok()),
         message: row.message,
         stderr_tail: row.stderr_tail,
+        team_message: row.team_message,
     })
 }
 

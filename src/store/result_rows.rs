@@ -28,7 +28,7 @@ where
         .map(|chunk| {
             let mut insert = QueryBuilder::<DB>::new(
                 "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms, \
-                 wall_ms, memory_kib, exit_code, signal, message, stderr_tail) ",
+                 wall_ms, memory_kib, exit_code, signal, message, stderr_tail, team_message) ",
             );
             insert.push_values(chunk, |mut row, (ordinal, t)| {
                 row.push_bind(id)
@@ -41,7 +41,8 @@ where
                     .push_bind(t.exit_code.map(i64::from))
                     .push_bind(t.signal.map(i64::from))
                     .push_bind(t.message.clone())
-                    .push_bind(t.stderr_tail.clone());
+                    .push_bind(t.stderr_tail.clone())
+                    .push_bind(t.team_message.clone());
             });
             insert
         })

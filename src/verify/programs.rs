@@ -155,7 +155,7 @@ fn check_answers<E: Executor>(
                 continue;
             }
         };
-        match validate::validate(executor, &compiled, v, test, &answer, max_processes) {
+        match validate::validate(executor, &compiled, v, test, &answer, max_processes).outcome {
             CheckOutcome::Accepted => {}
             CheckOutcome::WrongAnswer(m) => faults.push(fault(
                 Some(&test.name),

@@ -212,6 +212,8 @@ struct TestRow {
     /// A run-time error's stderr tail, when this reader may see it (the jury always; a
     /// contestant on samples only: `feedback::redact`).
     stderr: Option<String>,
+    /// The output validator's `teammessage.txt`: meant for the contestant, shown on every test.
+    team: Option<String>,
     sample: Option<SampleData>,
 }
 
@@ -316,6 +318,7 @@ pub async fn show(
             memory: fmt::kib(t.memory_kib),
             message: t.message.clone().unwrap_or_default(),
             stderr: t.stderr_tail.clone(),
+            team: t.team_message.clone(),
             sample,
         });
     }

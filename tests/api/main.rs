@@ -33,3 +33,4 @@ mod contest_rules;
 mod contest_views;
 mod kattis_interactive;
 mod kattis_packages;
+mod kattis_team_messages;

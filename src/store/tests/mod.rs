@@ -13,3 +13,4 @@ mod notices;
 mod queue;
 mod sample;
 mod stderr_tails;
+mod team_messages;

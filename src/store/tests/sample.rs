@@ -27,6 +27,7 @@ pub(super) fn report(verdict: Verdict, tests: usize) -> JudgeReport {
             signal: None,
             message: None,
             stderr_tail: None,
+            team_message: None,
         })
         .collect();
     let compile = CompileInfo {

@@ -16,6 +16,7 @@ fn test(name: &str, verdict: Verdict, tail: Option<&str>) -> TestResult {
         signal: None,
         message: None,
         stderr_tail: tail.map(str::to_string),
+        team_message: None,
     }
 }
 

@@ -30,6 +30,9 @@ pub struct Outcome {
     pub failed_test: Option<String>,
     /// The judge's message on that test (checker message, signal, limit).
     pub failed_message: Option<String>,
+    /// What the output validator wrote for the team on that test (`teammessage.txt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_team_message: Option<String>,
     /// Slowest CPU time over the tests that ran.
     pub time_ms: u64,
     /// The problem's time limit.
@@ -89,9 +92,19 @@ pub fn evaluate(
     let failed = first_failure(&report);
     let failed_test = failed.map(|t| t.name.clone());
     let failed_message = failed.and_then(|t| t.message.clone());
-    let on_test = match (&failed_test, &failed_message) {
-        (Some(t), Some(m)) => format!(" on {t} ({})", one_line(m)),
-        (Some(t), None) => format!(" on {t}"),
+    let failed_team_message = failed.and_then(|t| t.team_message.clone());
+    let team = failed_team_message
+        .as_deref()
+        .map(|m| format!("team message: {}", one_line(m)));
+    let said: Vec<String> = failed_message
+        .as_deref()
+        .map(one_line)
+        .into_iter()
+        .chain(team)
+        .collect();
+    let on_test = match (&failed_test, said.is_empty()) {
+        (Some(t), false) => format!(" on {t} ({})", said.join("; ")),
+        (Some(t), true) => format!(" on {t}"),
         _ => String::new(),
     };
     let mut failures = Vec::new();
@@ -160,6 +173,7 @@ pub fn evaluate(
         got,
         failed_test,
         failed_message,
+        failed_team_message,
         time_ms: report.time_ms,
         time_limit_ms: problem.time_limit_ms,
         judged_limit_ms,

@@ -1,0 +1,160 @@
+//! A Kattis output validator's `teammessage.txt` is the package's word to the contestant: the
+//! contestant reads it on a secret test (API and submission page), while the validator's
+//! `judgemessage.txt`, which quotes the program's output, stays with the jury. Judged through
+//! the daemon in an icpc contest with the `reorder` fixture, whose Python validator writes both.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::fixtures::accounts::{add_user, login};
+use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::kattis;
+use crate::fixtures::web::{web_login, PW};
+
+const CONTEST: &str = r#"
+title = "Team messages"
+format = "icpc"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "D"
+problem = "reorder"
+"#;
+
+/// Right on the sample (n = 3), wrong on the secret tests: it drops the first number and adds
+/// a marker the validator's judge message echoes (a forged separator included).
+const SOURCE: &str = "n = int(input())\na = input().split()\n\
+print(*(a if n == 3 else a[1:] + ['ECHOED;', 'team', 'message:', 'forged']))\n";
+
+/// The output as the judge message quotes it (the source shown on the page has it quoted
+/// item by item, never in one piece).
+const ECHO: &str = "ECHOED; team message: forged";
+
+/// What the fixture's validator writes to `teammessage.txt` on a wrong answer.
+const TEAM: &str = "not a reordering of the input";
+
+async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
+    let started = Instant::now();
+    loop {
+        let v: Value = c
+            .get(d.url(&format!("/api/submissions/{id}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if v["status"] == "done" {
+            return v;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "{v}\n{}",
+            d.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn secret_failure(v: &Value) -> &Value {
+    v["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"].as_str().unwrap().starts_with("secret/") && t["verdict"] == "WA")
+        .unwrap_or_else(|| panic!("no failed secret test: {v}"))
+}
+
+#[tokio::test]
+async fn kattis_team_message_reaches_the_contestant_and_the_judge_message_only_the_jury() {
+    let dir = tempfile::tempdir().unwrap();
+    let problems = trimmed_problems(dir.path(), 1);
+    kattis::copy_package(&problems, "reorder");
+    std::fs::write(problems.join("reorder/.timelimit"), "1\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
+    std::fs::write(dir.path().join("contests/team.toml"), CONTEST).unwrap();
+    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
+    let db = dir.path().join("judge.db");
+    let d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        1,
+        "[contests]\nclock_file = \"clock.txt\"\n",
+    );
+    let config = dir.path().join("config.toml");
+    add_user(&config, &db, "boss", true, PW);
+    add_user(&config, &db, "alice", false, PW);
+    let c = client();
+    let boss = login(&c, &d.base, "boss", PW).await;
+    let alice = login(&c, &d.base, "alice", PW).await;
+    let r = c
+        .post(d.url("/api/contests/team/submissions"))
+        .bearer_auth(&alice)
+        .json(&json!({"problem": "D", "language": "python", "source": SOURCE}))
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(status, 202, "{v}");
+    let id = v["id"].as_i64().unwrap();
+
+    let jury = wait_done(&c, &d, &boss, id).await;
+    assert_eq!(jury["verdict"], "WA", "{jury}");
+    let t = secret_failure(&jury);
+    assert!(
+        t["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected a permutation"),
+        "the jury reads the judge message: {t}"
+    );
+    assert!(
+        !t["message"].as_str().unwrap().contains(TEAM),
+        "the team message is no longer folded into the jury's: {t}"
+    );
+    assert_eq!(
+        t["team_message"], TEAM,
+        "the jury reads the team's too: {t}"
+    );
+
+    let mine = wait_done(&c, &d, &alice, id).await;
+    let t = secret_failure(&mine);
+    assert_eq!(t["team_message"], TEAM, "{t}");
+    assert_eq!(t["message"], "wrong answer", "{t}");
+    // Its own source is shown; what the validator quoted of its output is not.
+    let shown = mine["tests"].to_string();
+    assert!(!shown.contains("expected a permutation"), "{shown}");
+    assert!(!shown.contains("ECHOED"), "{shown}");
+    assert!(!shown.contains("forged"), "{shown}");
+
+    let page = |who: &'static str| {
+        let d = &d;
+        async move {
+            let browser = web_login(d, who).await;
+            let r = browser
+                .get(d.url(&format!("/submissions/{id}")))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200, "{who}");
+            r.text().await.unwrap()
+        }
+    };
+    let html = page("alice").await;
+    assert!(html.contains(TEAM), "the contestant's page: {html}");
+    assert!(!html.contains("expected a permutation"), "{html}");
+    assert!(!html.contains(ECHO), "{html}");
+    let html = page("boss").await;
+    assert!(html.contains(TEAM), "the jury's page: {html}");
+    assert!(html.contains("expected a permutation"), "{html}");
+    assert!(
+        html.contains(ECHO),
+        "the jury reads what the output was: {html}"
+    );
+}
