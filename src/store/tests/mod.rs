@@ -12,5 +12,4 @@ mod lease;
 mod notices;
 mod queue;
 mod sample;
-mod stderr_tails;
-mod team_messages;
+mod test_texts;
