@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{add_user, login};
-use crate::fixtures::daemon::{client, trimmed_problems, wait_done_as, Daemon};
+use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 use crate::fixtures::sandbox_support::{leftovers_of, processes_of};
 
@@ -30,26 +29,20 @@ const UID_BASE: u32 = 1_879_048_192 + 70_016;
 
 #[tokio::test]
 async fn the_guessing_game_is_judged_through_the_daemon() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    kattis::copy_package(&problems, "guessing");
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/interactive.toml"), CONTEST).unwrap();
-    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
-    let db = dir.path().join("judge.db");
-    let mut d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
+    let kattis::KattisContest {
+        dir: _dir,
+        daemon: mut d,
+        client: c,
+        boss,
+        alice,
+    } = kattis::contest(
+        &["guessing"],
+        &[],
+        ("interactive", CONTEST),
         2,
-        &format!("[contests]\nclock_file = \"clock.txt\"\n[sandbox]\nuid_base = {UID_BASE}\n"),
-    );
-    let config = dir.path().join("config.toml");
-    add_user(&config, &db, "boss", true, "correct horse battery");
-    add_user(&config, &db, "alice", false, "correct horse battery");
-    let c = client();
-    let boss = login(&c, &d.base, "boss", "correct horse battery").await;
-    let alice = login(&c, &d.base, "alice", "correct horse battery").await;
+        &format!("[sandbox]\nuid_base = {UID_BASE}\n"),
+    )
+    .await;
     let listed: Value = c
         .get(d.url("/api/problems/guessing"))
         .bearer_auth(&boss)

@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{add_user, login};
 use crate::fixtures::config::write_config;
-use crate::fixtures::daemon::{client, trimmed_problems, wait_done_as, Daemon};
+use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 
 const CONTEST: &str = r#"
@@ -41,31 +40,20 @@ problem = "maxpair"
 
 #[tokio::test]
 async fn kattis_packages_are_judged_in_an_icpc_contest() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    for name in kattis::PACKAGES {
-        kattis::copy_package(&problems, name);
-    }
-    // The legacy packages' limits as `verify` derives and keeps it.
-    std::fs::write(problems.join("sum/.timelimit"), "1\n").unwrap();
-    std::fs::write(problems.join("reorder/.timelimit"), "1\n").unwrap();
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/kattis.toml"), CONTEST).unwrap();
-    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
-    let db = dir.path().join("judge.db");
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
+    let kattis::KattisContest {
+        dir: _dir,
+        daemon: d,
+        client: c,
+        boss,
+        alice,
+    } = kattis::contest(
+        &kattis::PACKAGES,
+        &["sum", "reorder"],
+        ("kattis", CONTEST),
         2,
-        "[contests]\nclock_file = \"clock.txt\"\n",
-    );
-    let config = dir.path().join("config.toml");
-    add_user(&config, &db, "boss", true, "correct horse battery");
-    add_user(&config, &db, "alice", false, "correct horse battery");
-    let c = client();
-    let boss = login(&c, &d.base, "boss", "correct horse battery").await;
-    let alice = login(&c, &d.base, "alice", "correct horse battery").await;
+        "",
+    )
+    .await;
     let listed: Value = c
         .get(d.url("/api/problems/divisor"))
         .bearer_auth(&boss)

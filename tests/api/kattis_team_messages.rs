@@ -7,10 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{add_user, login};
-use crate::fixtures::daemon::{client, trimmed_problems, Daemon};
+use crate::fixtures::daemon::Daemon;
 use crate::fixtures::kattis;
-use crate::fixtures::web::{web_login, PW};
+use crate::fixtures::web::web_login;
 
 const CONTEST: &str = r#"
 title = "Team messages"
@@ -71,27 +70,13 @@ fn secret_failure(v: &Value) -> &Value {
 
 #[tokio::test]
 async fn kattis_team_message_reaches_the_contestant_and_the_judge_message_only_the_jury() {
-    let dir = tempfile::tempdir().unwrap();
-    let problems = trimmed_problems(dir.path(), 1);
-    kattis::copy_package(&problems, "reorder");
-    std::fs::write(problems.join("reorder/.timelimit"), "1\n").unwrap();
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/team.toml"), CONTEST).unwrap();
-    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T10:00:00Z").unwrap();
-    let db = dir.path().join("judge.db");
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
-        1,
-        "[contests]\nclock_file = \"clock.txt\"\n",
-    );
-    let config = dir.path().join("config.toml");
-    add_user(&config, &db, "boss", true, PW);
-    add_user(&config, &db, "alice", false, PW);
-    let c = client();
-    let boss = login(&c, &d.base, "boss", PW).await;
-    let alice = login(&c, &d.base, "alice", PW).await;
+    let kattis::KattisContest {
+        dir: _dir,
+        daemon: d,
+        client: c,
+        boss,
+        alice,
+    } = kattis::contest(&["reorder"], &["reorder"], ("team", CONTEST), 1, "").await;
     let r = c
         .post(d.url("/api/contests/team/submissions"))
         .bearer_auth(&alice)
