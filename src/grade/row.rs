@@ -140,13 +140,21 @@ impl Row {
     /// The last lines of the first failing test's stderr (a run-time error's traceback, panic
     /// or sanitizer report), when the judge kept them.
     pub fn stderr_tail(&self) -> Option<&str> {
+        self.first_failure()?.stderr_tail.as_deref()
+    }
+
+    /// What a package's output validator said to the student on the first failing test
+    /// (its `teammessage.txt`), when it said something.
+    pub fn team_message(&self) -> Option<&str> {
+        self.first_failure()?.team_message.as_deref()
+    }
+
+    fn first_failure(&self) -> Option<&crate::judge::TestResult> {
         self.report
             .as_ref()?
             .tests
             .iter()
-            .find(|t| t.verdict != Verdict::AC)?
-            .stderr_tail
-            .as_deref()
+            .find(|t| t.verdict != Verdict::AC)
     }
 
     /// The message with the stderr tail's last line (the exception, the panic), as the table

@@ -77,6 +77,21 @@ fn the_fixture_packages_verify_and_every_submission_gets_its_folders_verdict() {
     ] {
         assert_eq!(got(&json, problem, name), verdict, "{problem}/{name}");
     }
+    // Python 3 as Kattis runs it: on PyPy (scripts/install-deps installs it), unless the
+    // file names CPython.
+    let language = |name: &str| {
+        json["submissions"]["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["problem"] == "sum" && s["name"] == name)
+            .unwrap()["language"]
+            .clone()
+    };
+    assert_eq!(language("accepted/sum.py"), "pypy3");
+    assert_eq!(language("accepted/sum.python.py"), "python");
+    assert_eq!(got(&json, "sum", "accepted/sum.python.py"), "AC");
+    assert_eq!(language("accepted/sum.c"), "c17");
     // The legacy package's limit is derived (slowest accepted x 5, whole seconds) and kept.
     let limits = json["time_limits"].as_array().unwrap();
     let sum = limits.iter().find(|l| l["problem"] == "sum").unwrap();

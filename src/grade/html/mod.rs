@@ -42,6 +42,7 @@ struct StudentView {
     memory_kib: u64,
     message: String,
     stderr: String,
+    team: String,
 }
 
 struct SimilarityView {
@@ -131,6 +132,7 @@ fn problem_view(index: usize, input: &ProblemInput) -> ProblemView {
             memory_kib: r.memory_kib,
             message: r.message_with_stderr(),
             stderr: r.stderr_tail().unwrap_or_default().to_string(),
+            team: r.team_message().unwrap_or_default().to_string(),
         })
         .collect();
     let similarity = out.similarity_distribution.as_ref().map(|d| {

@@ -77,6 +77,24 @@ pub fn language_of(config: &Config, path: &Path) -> Option<String> {
     Some(named.unwrap_or(guessed).id.clone())
 }
 
+/// The language Kattis judges a package's reference solution in: problemtools and Kattis run
+/// Python 3 with PyPy ("Python 3 (w/PyPy3)"), so a `.py` file goes to `pypy3` when this
+/// machine has it (a solution slow under CPython may be `accepted` there). A file that names
+/// its language (`x.python.py`) keeps it.
+fn as_kattis_runs(config: &Config, file: &Path, language: String) -> String {
+    let named = file
+        .file_stem()
+        .is_some_and(|stem| Path::new(stem).extension().is_some());
+    if language == "python" && !named && config.languages.contains_key(PYPY) {
+        PYPY.to_string()
+    } else {
+        language
+    }
+}
+
+/// The language id of PyPy in the shipped configuration.
+const PYPY: &str = "pypy3";
+
 fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, DiscoverError> {
     let read = |source| DiscoverError::Read {
         path: dir.to_path_buf(),
@@ -198,7 +216,7 @@ pub fn discover_with_skips(
                 );
                 continue;
             }
-            let Some(language) = language_of(config, &file) else {
+            let Some(mut language) = language_of(config, &file) else {
                 if lenient {
                     skip(
                         &file,
@@ -208,6 +226,9 @@ pub fn discover_with_skips(
                 }
                 return Err(DiscoverError::UnknownLanguage { path: file.clone() });
             };
+            if lenient {
+                language = as_kattis_runs(config, &file, language);
+            }
             let file_name = file
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
