@@ -21,9 +21,10 @@ use std::time::{Duration, Instant};
 use sudojudge::config::Config;
 use sudojudge::judge::{Judge, JudgeReport, JudgeSettings, SandboxExecutor, Timed};
 use sudojudge::server::{router, AppState};
+use sudojudge::store::rejudgings::ClaimedRun;
 use sudojudge::store::{
     Claimed, Enqueued, Lease, Location, NewSubmission, Queue, QueueBounds, RejudgeOutcome,
-    SqliteStore, StaleOutcome, Store, StoreError, StoreNode, SubmissionReads,
+    RejudgeQueue, SqliteStore, StaleOutcome, Store, StoreError, StoreNode, SubmissionReads,
 };
 
 mod support;
@@ -220,6 +221,27 @@ impl Queue for Signalling {
     }
     async fn depth(&self) -> Result<u64, StoreError> {
         self.inner.depth().await
+    }
+}
+
+/// The rejudging runs' queue, as the store's (a worker asks it when no submission waits).
+impl RejudgeQueue for Signalling {
+    async fn claim_run(&self, worker: &str) -> Result<Option<ClaimedRun>, StoreError> {
+        self.inner.claim_run(worker).await
+    }
+    async fn complete_run(
+        &self,
+        run: i64,
+        attempt: i64,
+        report: &JudgeReport,
+    ) -> Result<bool, StoreError> {
+        self.inner.complete_run(run, attempt, report).await
+    }
+    async fn release_run(&self, run: i64, attempt: i64) -> Result<(), StoreError> {
+        self.inner.release_run(run, attempt).await
+    }
+    async fn renew_runs(&self) -> Result<u64, StoreError> {
+        self.inner.renew_runs().await
     }
 }
 

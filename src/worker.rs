@@ -10,6 +10,8 @@
 //! - [`node`]: the store a node opens (SQLite locked for it alone, or a shared PostgreSQL).
 //! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
 //! - [`refusals`]: logs once what the node's claims refuse (other package data).
+//! - `aside`: a rejudging's runs, claimed when no submission waits, their results stored
+//!   aside until the jury applies the rejudging.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -23,8 +25,9 @@ use crate::judge::{
 };
 use crate::metrics::Metrics;
 use crate::problem::Problem;
-use crate::store::{Claimed, Queue};
+use crate::store::{Claimed, Queue, RejudgeQueue};
 
+mod aside;
 pub mod heartbeat;
 pub mod node;
 pub mod pool;
@@ -74,7 +77,7 @@ impl<Q> Clone for WorkerContext<Q> {
 }
 
 /// Starts one worker on its own judge; it returns when shutdown is signalled.
-pub fn spawn<Q: Queue, E: Executor>(
+pub fn spawn<Q: Queue + RejudgeQueue, E: Executor>(
     name: String,
     judge: Judge<E>,
     ctx: WorkerContext<Q>,
@@ -82,7 +85,11 @@ pub fn spawn<Q: Queue, E: Executor>(
     tokio::spawn(async move { work(name, judge, ctx).await })
 }
 
-async fn work<Q: Queue, E: Executor>(name: String, judge: Judge<E>, mut ctx: WorkerContext<Q>) {
+async fn work<Q: Queue + RejudgeQueue, E: Executor>(
+    name: String,
+    judge: Judge<E>,
+    mut ctx: WorkerContext<Q>,
+) {
     tracing::debug!(worker = %name, "worker started");
     loop {
         if *ctx.shutdown.borrow() {
@@ -97,13 +104,20 @@ async fn work<Q: Queue, E: Executor>(name: String, judge: Judge<E>, mut ctx: Wor
         ctx.metrics.beat();
         match ctx.queue.claim(&name).await {
             Ok(Some(claimed)) => process(&name, &judge, &ctx, claimed).await,
-            Ok(None) => {
-                tokio::select! {
-                    _ = &mut notified => {}
-                    _ = ctx.shutdown.changed() => {}
-                    _ = tokio::time::sleep(IDLE_POLL) => {}
+            Ok(None) => match ctx.queue.claim_run(&name).await {
+                Ok(Some(run)) => aside::process_run(&name, &judge, &ctx, run).await,
+                Ok(None) => {
+                    tokio::select! {
+                        _ = &mut notified => {}
+                        _ = ctx.shutdown.changed() => {}
+                        _ = tokio::time::sleep(IDLE_POLL) => {}
+                    }
                 }
-            }
+                Err(e) => {
+                    tracing::error!(worker = %name, error = %e, "cannot claim a rejudging run");
+                    tokio::time::sleep(ERROR_PAUSE).await;
+                }
+            },
             Err(e) => {
                 tracing::error!(worker = %name, error = %e, "cannot claim from the queue");
                 tokio::time::sleep(ERROR_PAUSE).await;
@@ -129,62 +143,35 @@ async fn process<Q: Queue, E: Executor>(
         contest,
         submitted_data_hash,
     } = claimed;
-    let mode = contest
-        .as_deref()
-        .and_then(|c| ctx.modes.get(c))
-        .copied()
-        .unwrap_or_default();
-    let judge = &judge.clone().with_mode(mode);
-    let report = match ctx.problems.get(&problem) {
-        None => JudgeReport::without_tests(
-            &problem,
-            &language,
-            Verdict::SE,
-            CompileInfo {
-                ok: false,
-                log: String::new(),
-                cached: false,
-            },
-            Some(format!("problem {problem:?} is not loaded on this judge")),
-        ),
-        Some(p) => match judge.compile(p, &language, source.into_bytes()).await {
-            Compiled::Done(report) => report,
-            Compiled::Ready { program, compile } => {
-                if let Err(e) = ctx.queue.mark_running(id, attempt).await {
-                    tracing::warn!(worker = %name, id, error = %e, "cannot mark running");
-                }
-                let shutdown = ctx.shutdown.clone();
-                let metrics = ctx.metrics.clone();
-                // Asked between two tests: a worker judging a long submission still beats.
-                let stop = move || {
-                    metrics.beat();
-                    *shutdown.borrow()
-                };
-                match judge.run_tests(p, &language, program, compile, stop).await {
-                    Ok(report) => report,
-                    Err(Interrupted) => {
-                        match ctx.queue.release(id, attempt).await {
-                            Ok(()) => tracing::info!(worker = %name, id, "shutdown: requeued"),
-                            Err(e) => {
-                                tracing::error!(worker = %name, id, error = %e,
-                                    "shutdown: cannot requeue; it will be requeued on start")
-                            }
-                        }
-                        return;
-                    }
-                }
-            }
-        },
-    };
-    let mut report = report;
-    if let Some(p) = ctx.problems.get(&problem) {
-        if p.data_hash.differs_from(submitted_data_hash.as_deref()) {
-            tracing::warn!(worker = %name, id, problem = %problem,
-                submitted = submitted_data_hash.as_deref().unwrap_or(""), judged = %p.data_hash,
-                "judged with other problem data than the submission was made against");
+    let running = async {
+        if let Err(e) = ctx.queue.mark_running(id, attempt).await {
+            tracing::warn!(worker = %name, id, error = %e, "cannot mark running");
         }
-        report.data_hash = Some(p.data_hash.to_hex());
-    }
+    };
+    let judged = judge_source(
+        name,
+        judge,
+        ctx,
+        Source {
+            problem: &problem,
+            language: &language,
+            source,
+            contest: contest.as_deref(),
+            submitted_data_hash: submitted_data_hash.as_deref(),
+        },
+        running,
+    )
+    .await;
+    let Some(report) = judged else {
+        match ctx.queue.release(id, attempt).await {
+            Ok(()) => tracing::info!(worker = %name, id, "shutdown: requeued"),
+            Err(e) => {
+                tracing::error!(worker = %name, id, error = %e,
+                    "shutdown: cannot requeue; it will be requeued on start")
+            }
+        }
+        return;
+    };
     let report = match report.judge_failure.clone() {
         None => report,
         Some(cause) if attempt < i64::from(ctx.max_attempts) => {
@@ -217,6 +204,73 @@ async fn process<Q: Queue, E: Executor>(
         cause = report.message.as_deref(),
         "judged"
     );
+}
+
+/// A claimed source to judge: a submission, or a rejudging's run of one.
+struct Source<'a> {
+    problem: &'a str,
+    language: &'a str,
+    source: String,
+    contest: Option<&'a str>,
+    submitted_data_hash: Option<&'a str>,
+}
+
+/// Judges `s` with the contest's mode (`running` once it compiled and its tests start):
+/// its report, stamped with the data hash it ran against, or `None` when shutdown
+/// interrupted it (the caller puts it back).
+async fn judge_source<Q, E: Executor>(
+    name: &str,
+    judge: &Judge<E>,
+    ctx: &WorkerContext<Q>,
+    s: Source<'_>,
+    running: impl std::future::Future<Output = ()>,
+) -> Option<JudgeReport> {
+    let mode = s
+        .contest
+        .and_then(|c| ctx.modes.get(c))
+        .copied()
+        .unwrap_or_default();
+    let judge = &judge.clone().with_mode(mode);
+    let problem = s.problem;
+    let mut report = match ctx.problems.get(problem) {
+        None => JudgeReport::without_tests(
+            problem,
+            s.language,
+            Verdict::SE,
+            CompileInfo {
+                ok: false,
+                log: String::new(),
+                cached: false,
+            },
+            Some(format!("problem {problem:?} is not loaded on this judge")),
+        ),
+        Some(p) => match judge.compile(p, s.language, s.source.into_bytes()).await {
+            Compiled::Done(report) => report,
+            Compiled::Ready { program, compile } => {
+                running.await;
+                let shutdown = ctx.shutdown.clone();
+                let metrics = ctx.metrics.clone();
+                // Asked between two tests: a worker judging a long submission still beats.
+                let stop = move || {
+                    metrics.beat();
+                    *shutdown.borrow()
+                };
+                match judge.run_tests(p, s.language, program, compile, stop).await {
+                    Ok(report) => report,
+                    Err(Interrupted) => return None,
+                }
+            }
+        },
+    };
+    if let Some(p) = ctx.problems.get(problem) {
+        if p.data_hash.differs_from(s.submitted_data_hash) {
+            tracing::warn!(worker = %name, problem = %problem,
+                submitted = s.submitted_data_hash.unwrap_or(""), judged = %p.data_hash,
+                "judged with other problem data than the submission was made against");
+        }
+        report.data_hash = Some(p.data_hash.to_hex());
+    }
+    Some(report)
 }
 
 /// The final report of a submission the judge failed on `attempts` times: `SE`, with the

@@ -3,7 +3,8 @@
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, languages, submissions, runs,
-//!   login/logout/me, contests, scoreboard, clarifications, users, nodes), thin over the services.
+//!   login/logout/me, contests, scoreboard, clarifications, rejudgings, users, nodes), thin
+//!   over the services.
 //! - [`services`]: what the API and the web pages share, the only code of theirs that reads
 //!   or writes the store: submissions, login, users, the queue, and the contest services
 //!   (a contest as the caller sees it, submitting, the board, clarifications, what contests
@@ -29,6 +30,7 @@ pub mod api_languages;
 pub mod api_metrics;
 pub mod api_nodes;
 pub mod api_problems;
+pub mod api_rejudgings;
 pub mod api_runs;
 pub mod api_scoreboard;
 pub mod api_submissions;
@@ -107,6 +109,13 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
             "/api/contests/{id}/clarifications/{clarification}/answer",
             post(api_clarifications::answer),
         ),
+        (
+            "/api/rejudgings",
+            post(api_rejudgings::create).get(api_rejudgings::list),
+        ),
+        ("/api/rejudgings/{id}", get(api_rejudgings::get)),
+        ("/api/rejudgings/{id}/apply", post(api_rejudgings::apply)),
+        ("/api/rejudgings/{id}/cancel", post(api_rejudgings::cancel)),
         ("/api/users/{name}/cancel", post(api_users::cancel)),
         ("/api/nodes", get(api_nodes::list)),
         ("/api/openapi.json", get(openapi::get)),

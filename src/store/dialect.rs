@@ -66,6 +66,10 @@ pub(crate) trait Dialect: Send + Sync {
     /// What locks a row read in a write transaction (`FOR UPDATE`; SQLite's writer is alone).
     fn lock_row(&self) -> &'static str;
 
+    /// What locks the row a claim's subquery picks and skips those other nodes hold (`FOR
+    /// UPDATE SKIP LOCKED`; nothing on SQLite, whose writer is alone).
+    fn skip_locked(&self) -> &'static str;
+
     /// Whether the queued submission `q` is one this node takes: `$n` is [`NodeData`]'s claim
     /// filter (`NodeData::claim_filter`: a JSON object of problem id to hash; NULL takes
     /// anything): the node has the

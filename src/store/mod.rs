@@ -51,6 +51,7 @@ pub mod notices;
 pub mod owner;
 pub mod postgres;
 pub mod queue;
+pub mod rejudgings;
 mod result_rows;
 mod sql;
 pub mod sqlite;
@@ -80,6 +81,7 @@ pub use notices::{NoticeReader, NoticeRow, NoticeStore};
 pub use owner::DatabaseOwner;
 pub use postgres::PgStore;
 pub use queue::Queue;
+pub use rejudgings::{RejudgeQueue, RejudgingStore};
 pub use sqlite::SqliteStore;
 pub use submissions::SubmissionReads;
 

@@ -13,6 +13,7 @@
 //! - [`home`]: the front page (`/`): contests running, upcoming and past, for anyone.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
 //! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
+//! - [`rejudgings`]: the jury's rejudgings, their preview, apply and drop.
 //! - [`balloons`]: the jury's balloon list with its "delivered" marks.
 //! - [`notices`]: the live notice strip of a contest's pages (answers, announcements; the
 //!   jury's new questions).
@@ -33,6 +34,7 @@ pub mod markdown;
 pub mod notices;
 pub mod page;
 pub mod problems;
+pub mod rejudgings;
 pub mod scoreboard;
 pub mod statement_pdf;
 pub mod submissions;
@@ -82,6 +84,13 @@ pub fn routes() -> Router<AppState> {
         .route("/submissions/{id}", get(submissions::show))
         .route("/submissions/{id}/source", get(submissions::source))
         .route("/submissions/{id}/rejudge", post(submissions::rejudge))
+        .route(
+            "/rejudgings",
+            get(rejudgings::list).post(rejudgings::create),
+        )
+        .route("/rejudgings/{id}", get(rejudgings::show))
+        .route("/rejudgings/{id}/apply", post(rejudgings::apply))
+        .route("/rejudgings/{id}/cancel", post(rejudgings::cancel))
         .route("/admin", get(admin::show))
         .route("/admin/users", post(admin::add))
         .route("/admin/users/import", post(admin::import))

@@ -1,5 +1,5 @@
 //! A node's heartbeat: every third of a lease it renews its row in `nodes` and the leases of
-//! every claim it holds, and on a shared database (PostgreSQL) it hands the claims of nodes
+//! every claim it holds (submissions and rejudging runs), and on a shared database (PostgreSQL) it hands the claims of nodes
 //! whose leases ran out back to the queue, waking this node's idle workers to take them. It
 //! also logs what the node's claims refuse ([`Refusals`]).
 
@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
-use crate::store::{NodeStore, Store, StoreNode};
+use crate::store::{NodeStore, RejudgeQueue, Store, StoreNode};
 
 use super::refusals::Refusals;
 
@@ -46,6 +46,9 @@ pub fn spawn(
 pub async fn beat(store: &Store, max_attempts: u32, wake: &Notify) {
     if let Err(e) = store.heartbeat().await {
         tracing::error!(error = %e, "heartbeat: cannot renew this node's leases");
+    }
+    if let Err(e) = store.renew_runs().await {
+        tracing::error!(error = %e, "heartbeat: cannot renew this node's rejudging runs");
     }
     if !store.is_shared() {
         return;

@@ -72,6 +72,10 @@ impl Dialect for PgStore {
         "FOR UPDATE"
     }
 
+    fn skip_locked(&self) -> &'static str {
+        "FOR UPDATE SKIP LOCKED"
+    }
+
     fn accepts(&self, n: u8) -> String {
         format!(
             "(${n}::text IS NULL OR (${n}::jsonb ->> q.problem IS NOT NULL

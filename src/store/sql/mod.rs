@@ -9,4 +9,5 @@ mod contests;
 mod gauges;
 mod nodes;
 mod queue;
+mod rejudgings;
 mod submissions;

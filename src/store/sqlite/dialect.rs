@@ -63,6 +63,10 @@ impl Dialect for SqliteStore {
         ""
     }
 
+    fn skip_locked(&self) -> &'static str {
+        ""
+    }
+
     fn accepts(&self, n: u8) -> String {
         format!(
             "(${n} IS NULL OR EXISTS (SELECT 1 FROM json_each(${n}) j WHERE j.key = q.problem

@@ -11,5 +11,6 @@ mod groups;
 mod lease;
 mod notices;
 mod queue;
+mod rejudgings;
 mod sample;
 mod test_texts;

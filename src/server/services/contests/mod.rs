@@ -17,6 +17,8 @@
 //!   end, applied to the plain problem and submission endpoints too.
 //! - [`outside`]: a problem a contest holds for the caller refused outside it (`in_contest`),
 //!   on every route that stores a submission.
+//! - [`rejudgings`]: rejudgings run aside, their preview (old and new results, the board
+//!   before and after), applied or dropped by the jury.
 //! - [`front`]: every contest running, upcoming or past with its clock, for the front page.
 //! - [`file_clock`]: the clock read from a file (`[contests] clock_file`), for tests.
 //! - [`state_reads`]: a contest's version read once for the requests arriving meanwhile.
@@ -34,6 +36,7 @@ pub mod hiding;
 pub mod loaded;
 pub mod notices;
 pub mod outside;
+pub mod rejudgings;
 pub mod state_reads;
 pub mod submit;
 pub mod view;
