@@ -38,6 +38,32 @@ pub use pool::{PoolSettings, WorkerPool};
 /// Loaded problems by id.
 pub type Problems = BTreeMap<String, Problem>;
 
+/// How much each contest's submissions are judged, by contest id: replaced whole when the
+/// node's contests change (a contest made or edited at runtime, a contest file reloaded).
+#[derive(Debug, Default)]
+pub struct JudgeModes(std::sync::RwLock<BTreeMap<String, JudgeMode>>);
+
+impl JudgeModes {
+    /// These modes.
+    pub fn new(modes: BTreeMap<String, JudgeMode>) -> JudgeModes {
+        JudgeModes(std::sync::RwLock::new(modes))
+    }
+
+    /// The mode of contest `id`, if known.
+    pub fn get(&self, id: &str) -> Option<JudgeMode> {
+        self.0
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .copied()
+    }
+
+    /// Replaces every mode.
+    pub fn replace(&self, modes: BTreeMap<String, JudgeMode>) {
+        *self.0.write().unwrap_or_else(|e| e.into_inner()) = modes;
+    }
+}
+
 /// How long an idle worker sleeps before looking at the queue without being woken.
 const IDLE_POLL: Duration = Duration::from_secs(5);
 /// Pause after a database error before trying again.
@@ -57,7 +83,7 @@ pub struct WorkerContext<Q> {
     pub max_attempts: u32,
     /// How much of a contest's submissions is judged, by contest id (its format's mode:
     /// icpc stops at the first failing test); submissions outside contests run every test.
-    pub modes: Arc<BTreeMap<String, JudgeMode>>,
+    pub modes: Arc<JudgeModes>,
     /// The daemon's metrics: judged counts and durations, the node's heartbeat.
     pub metrics: Metrics,
 }
@@ -228,7 +254,6 @@ async fn judge_source<Q, E: Executor>(
     let mode = s
         .contest
         .and_then(|c| ctx.modes.get(c))
-        .copied()
         .unwrap_or_default();
     let judge = &judge.clone().with_mode(mode);
     let problem = s.problem;

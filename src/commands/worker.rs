@@ -11,6 +11,7 @@ use sudojudge::metrics::{Counted, Metrics};
 use sudojudge::node::{NodeIdentity, NodeName};
 use sudojudge::server::daemon::worker_count;
 use sudojudge::server::daemon::{load_contests, package_hashes};
+use sudojudge::server::services::contests::catalog;
 use sudojudge::store::NodeData;
 use sudojudge::store::{Location, NodeKind, StoreNode};
 use sudojudge::worker::node::open_store;
@@ -86,6 +87,17 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             executors.push(Arc::new(Counted::judging(executor, metrics.clone())));
         }
         let hashes = package_hashes(&problems);
+        // Contests made or edited at runtime: judged in their format's mode here too.
+        let contests = Arc::new(contests);
+        let known: Vec<String> = problems.keys().cloned().collect();
+        catalog::load_database(&store, &contests, &known)
+            .await
+            .context("reading the database's contests")?;
+        tokio::spawn(catalog::follow_database(
+            store.clone(),
+            Arc::clone(&contests),
+            known,
+        ));
         let store = store.with_data(NodeData::new(hashes.clone()));
         let pool = WorkerPool::start(
             store,
@@ -96,7 +108,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                 judge: JudgeSettings::from_config(&config),
                 max_attempts: config.queue.max_attempts,
                 hashes,
-                modes: Arc::new(contests.judge_modes()),
+                modes: contests.modes(),
                 metrics,
             },
             Arc::new(Notify::new()),

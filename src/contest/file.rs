@@ -129,45 +129,111 @@ impl Contest {
         Contest::parse(path, &text)
     }
 
-    /// Parses and checks the text of the contest file `path`.
+    /// Parses and checks the text of the contest file `path`; the first key at fault is the
+    /// error (`sudojudge verify` and the start print one line per file).
     pub fn parse(path: &Path, text: &str) -> Result<Contest, ContestError> {
+        let file = path.to_path_buf();
+        let raw: RawContest = toml::from_str(text).map_err(|e| ContestError::Syntax {
+            file: file.clone(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        Contest::check(stem, path, raw).map_err(|mut errors| {
+            let first = errors.swap_remove(0);
+            ContestError::Invalid {
+                file,
+                key: first.field,
+                message: first.message,
+            }
+        })
+    }
+
+    /// Parses and checks a contest definition held elsewhere than in a file of its name (the
+    /// database's contests: `id` is its id, `origin` what messages call it), reporting every
+    /// key at fault, not only the first (the admin page and the API show them field by field).
+    pub fn from_text(id: &str, origin: &Path, text: &str) -> Result<Contest, Vec<FieldError>> {
+        let raw: RawContest = toml::from_str(text).map_err(|e| {
+            vec![FieldError::new(
+                "(definition)",
+                e.to_string().trim_end().to_string(),
+            )]
+        })?;
+        Contest::check(id, origin, raw)
+    }
+
+    /// Every check of every key, in the file's order, every failure kept.
+    fn check(id: &str, path: &Path, raw: RawContest) -> Result<Contest, Vec<FieldError>> {
         let file = path.to_path_buf();
         let invalid = |key: &str, message: String| ContestError::Invalid {
             file: file.clone(),
             key: key.to_string(),
             message,
         };
-        let raw: RawContest = toml::from_str(text).map_err(|e| ContestError::Syntax {
-            file: file.clone(),
-            message: e.to_string().trim_end().to_string(),
-        })?;
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        let id = ContestId::parse(stem).map_err(|e| invalid("(file name)", e.to_string()))?;
+        let mut errors = Vec::new();
+        let id = keep(
+            ContestId::parse(id).map_err(|e| invalid("(file name)", e.to_string())),
+            &mut errors,
+        );
         if raw.title.trim().is_empty() {
-            return Err(invalid("title", "must not be empty".into()));
+            errors.push(FieldError::new("title", "must not be empty"));
         }
-        let format = Format::parse(&raw.format).ok_or_else(|| {
-            invalid(
-                "format",
-                format!("{:?} is not a format: icpc, ioi or oi", raw.format),
-            )
-        })?;
-        let timing = timing(&raw.timing, &invalid)?;
-        if format == Format::Oi && timing == Timing::Open {
-            return Err(invalid(
+        let format = keep(
+            Format::parse(&raw.format).ok_or_else(|| {
+                invalid(
+                    "format",
+                    format!("{:?} is not a format: icpc, ioi or oi", raw.format),
+                )
+            }),
+            &mut errors,
+        );
+        let timing = keep(timing(&raw.timing, &invalid), &mut errors);
+        if format == Some(Format::Oi) && timing == Some(Timing::Open) {
+            errors.push(FieldError::new(
                 "timing.kind",
-                "an oi contest publishes its results at the end: it needs fixed or window timing"
-                    .into(),
+                "an oi contest publishes its results at the end: it needs fixed or window timing",
             ));
         }
-        let freeze = freeze(raw.freeze_minutes, format, &timing, &invalid)?;
-        let problems = problems(&raw.problems, &invalid)?;
-        let (participants, groups) = participants(raw.participants.as_ref(), &invalid)?;
-        let rate = match raw.rate {
-            None => None,
-            Some(r) => Some(rate(&r, &invalid)?),
+        let freeze = match (format, &timing) {
+            (Some(format), Some(timing)) => keep(
+                freeze(raw.freeze_minutes, format, timing, &invalid),
+                &mut errors,
+            ),
+            _ => None,
         };
-        let languages = languages(raw.languages, &invalid)?;
+        let problems = keep(problems(&raw.problems, &invalid), &mut errors);
+        let participants = keep(
+            participants(raw.participants.as_ref(), &invalid),
+            &mut errors,
+        );
+        let rate = match raw.rate {
+            None => Some(None),
+            Some(r) => keep(rate(&r, &invalid).map(Some), &mut errors),
+        };
+        let languages = keep(languages(raw.languages, &invalid), &mut errors);
+        let (
+            Some(id),
+            Some(format),
+            Some(timing),
+            Some(freeze),
+            Some(problems),
+            Some((participants, groups)),
+            Some(rate),
+            Some(languages),
+            true,
+        ) = (
+            id,
+            format,
+            timing,
+            freeze,
+            problems,
+            participants,
+            rate,
+            languages,
+            errors.is_empty(),
+        )
+        else {
+            return Err(errors);
+        };
         Ok(Contest {
             languages,
             id,
@@ -208,6 +274,44 @@ impl Contest {
     pub fn freeze_from(&self) -> Option<SignedDuration> {
         let duration = self.timing.duration()?;
         (!self.freeze.is_zero()).then(|| duration - self.freeze)
+    }
+}
+
+/// One key of a contest definition at fault, and why: what the API's 422 and the admin
+/// page list, one per field.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct FieldError {
+    /// The key as a contest file writes it (`timing.start`, `problems[1].label`).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl FieldError {
+    /// `field` is wrong because of `message`.
+    pub fn new(field: &str, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The value of a check, or `None` with its error kept in `errors`.
+fn keep<T>(result: Result<T, ContestError>, errors: &mut Vec<FieldError>) -> Option<T> {
+    match result {
+        Ok(v) => Some(v),
+        Err(ContestError::Invalid { key, message, .. }) => {
+            errors.push(FieldError {
+                field: key,
+                message,
+            });
+            None
+        }
+        Err(other) => {
+            errors.push(FieldError::new("(definition)", other.to_string()));
+            None
+        }
     }
 }
 

@@ -7,6 +7,9 @@
 //! - [`ids`]: the contest id and the problem labels (A, B, C...), newtypes that validate.
 //! - [`mod@file`]: `contests/<id>.toml` to a typed [`Contest`], with errors naming file and key
 //!   (`file/raw.rs`: the TOML's structure; `file/checks.rs`: one check per key).
+//! - [`definition`]: a contest's definition as the API and the admin page exchange it and
+//!   the database keeps it (the text of a contest file).
+//! - [`edit`]: which edits of a contest would rewrite its history (refused with the reason).
 //! - [`languages`]: the one rule of a contest's `languages` list.
 //! - [`load`]: every contest of a folder, checked against the problems that exist.
 //! - [`clock`]: the clock trait, a real clock and a fake one.
@@ -20,6 +23,8 @@
 
 pub mod board;
 pub mod clock;
+pub mod definition;
+pub mod edit;
 pub mod fair;
 pub mod file;
 pub mod format;
@@ -36,7 +41,7 @@ pub mod view;
 pub use board::{Audience, Cell, CellState, Outcome, Row, Scoreboard, Submission};
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use fair::{pick, Queued};
-pub use file::{Contest, ContestError, ContestProblem, Participants, Rate};
+pub use file::{Contest, ContestError, ContestProblem, FieldError, Participants, Rate};
 pub use format::Format;
 pub use ids::{ContestId, Label};
 pub use load::{check_problems, load_all, LoadError};

@@ -103,7 +103,7 @@ pub fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, D
     for c in &loaded {
         tracing::info!(contest = %c.id, format = c.format.as_str(), "contest loaded");
     }
-    Ok(Contests::new(loaded, clock))
+    Ok(Contests::new(loaded, clock).watching(dir))
 }
 
 /// Each problem's data hash (hex), by problem id: what a node records in the nodes table,
@@ -179,7 +179,7 @@ impl Daemon {
                 judge: settings,
                 max_attempts: config.queue.max_attempts,
                 hashes: package_hashes(&problems),
-                modes: Arc::new(contests.judge_modes()),
+                modes: contests.modes(),
                 metrics: metrics.clone(),
             },
             Arc::clone(&wake),
@@ -199,6 +199,15 @@ impl Daemon {
         .with_contests(contests);
         state.metrics = metrics.clone();
         state.stopping = stop_rx.clone();
+        // The database's contests before the first request; the files watched from now on.
+        super::services::contests::catalog::reload_database(&state).await?;
+        for why in state.contests.refused() {
+            tracing::error!(%why, "a contest is not served");
+        }
+        tokio::spawn(super::services::contests::catalog::watch_files(
+            state.clone(),
+            stop_rx.clone(),
+        ));
         let app = super::app(state, pages);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {

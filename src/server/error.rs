@@ -28,6 +28,9 @@ pub struct ErrorDetail {
     /// `in_contest`: the contest that holds the problem for the caller.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contest: Option<String>,
+    /// `invalid_contest`, `rewrites_history`: each field at fault and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<Vec<crate::contest::FieldError>>,
 }
 
 /// Everything a request can fail with.
@@ -129,6 +132,19 @@ pub enum ApiError {
         /// What was limited.
         message: String,
     },
+    /// A contest definition with fields at fault: 422 `invalid_contest`, every field listed.
+    #[error("the contest is not valid: {}", fields_text(.0))]
+    InvalidContest(Vec<crate::contest::FieldError>),
+    /// A contest edit that would rewrite what already happened: 409 `rewrites_history`, each
+    /// refused field with the reason.
+    #[error("the edit would rewrite the contest's history: {}", fields_text(.0))]
+    RewritesHistory(Vec<crate::contest::FieldError>),
+    /// A contest id taken by another contest (a file's or the database's): 409 `id_taken`.
+    #[error("{0}")]
+    IdTaken(String),
+    /// An edit of a contest read from a file (the file wins): 409 `file_contest`.
+    #[error("{0}")]
+    FileContest(String),
     /// The store failed: the server's fault.
     #[error("storage error: {0}")]
     Store(#[from] StoreError),
@@ -166,6 +182,10 @@ impl ApiError {
             ApiError::MisdirectedHost(_) => (StatusCode::MISDIRECTED_REQUEST, "host_not_allowed"),
             ApiError::InContest { .. } => (StatusCode::FORBIDDEN, "in_contest"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            ApiError::InvalidContest(_) => (StatusCode::UNPROCESSABLE_ENTITY, "invalid_contest"),
+            ApiError::RewritesHistory(_) => (StatusCode::CONFLICT, "rewrites_history"),
+            ApiError::IdTaken(_) => (StatusCode::CONFLICT, "id_taken"),
+            ApiError::FileContest(_) => (StatusCode::CONFLICT, "file_contest"),
             ApiError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
         }
@@ -186,6 +206,10 @@ impl IntoResponse for ApiError {
                 message: self.to_string(),
                 contest: match &self {
                     ApiError::InContest { contest, .. } => Some(contest.clone()),
+                    _ => None,
+                },
+                fields: match &self {
+                    ApiError::InvalidContest(f) | ApiError::RewritesHistory(f) => Some(f.clone()),
                     _ => None,
                 },
             },
@@ -227,6 +251,15 @@ impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         ApiError::BadQuery(rejection.body_text())
     }
+}
+
+/// Fields at fault as one line: `field: message; field: message`.
+fn fields_text(fields: &[crate::contest::FieldError]) -> String {
+    fields
+        .iter()
+        .map(|f| format!("{}: {}", f.field, f.message))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Handlers' result type.

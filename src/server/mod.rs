@@ -3,8 +3,8 @@
 //! - [`error`]: [`ApiError`], each variant a status code, sent as `{"error":{"code","message"}}`.
 //! - [`state`]: [`AppState`], what handlers share.
 //! - `api_*`: one file per resource (health, problems, languages, submissions, runs,
-//!   login/logout/me, contests, scoreboard, clarifications, rejudgings, users, nodes), thin
-//!   over the services.
+//!   login/logout/me, contests (and `api_contest_defs`: made and edited at runtime),
+//!   scoreboard, clarifications, rejudgings, users, nodes), thin over the services.
 //! - [`services`]: what the API and the web pages share, the only code of theirs that reads
 //!   or writes the store: submissions, login, users, the queue, and the contest services
 //!   (a contest as the caller sees it, submitting, the board, clarifications, what contests
@@ -24,6 +24,7 @@
 
 pub mod api_auth;
 pub mod api_clarifications;
+pub mod api_contest_defs;
 pub mod api_contests;
 pub mod api_health;
 pub mod api_languages;
@@ -89,8 +90,18 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ("/api/login", post(api_auth::login)),
         ("/api/logout", post(api_auth::logout)),
         ("/api/me", get(api_auth::me)),
-        ("/api/contests", get(api_contests::list)),
-        ("/api/contests/{id}", get(api_contests::get)),
+        (
+            "/api/contests",
+            get(api_contests::list).post(api_contest_defs::create),
+        ),
+        (
+            "/api/contests/{id}",
+            get(api_contests::get).patch(api_contest_defs::edit),
+        ),
+        (
+            "/api/contests/{id}/definition",
+            get(api_contest_defs::definition),
+        ),
         ("/api/contests/{id}/start", post(api_contests::start)),
         ("/api/contests/{id}/submissions", post(api_contests::submit)),
         (
@@ -162,6 +173,10 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
             state.clone(),
             auth::identify,
         ))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            current_contests,
+        ))
         .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             body::read_whole(body_limits, req, next)
@@ -204,6 +219,22 @@ async fn run_line(state: axum::extract::State<AppState>, req: Request, next: Nex
     } else {
         next.run(req).await
     }
+}
+
+/// Brings this node's contests up to date before a request that may read one (a contest
+/// made or edited through another node is served from the next request on); a failed read
+/// is logged and the request served with the contests as they were.
+async fn current_contests(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if contests::catalog::reads_contests(req.uri().path()) {
+        if let Err(e) = contests::catalog::sync(&state).await {
+            tracing::warn!(error = %e, "cannot read the database's contests; serving the last read");
+        }
+    }
+    next.run(req).await
 }
 
 /// Answers 503 `timeout` when a request takes longer than `limit`.

@@ -171,7 +171,7 @@ impl AppState {
     /// less the contest reserve, so a flood of plain submissions leaves room for contest
     /// ones (no reserve when no contest is loaded; it always leaves plain ones one place).
     pub fn plain_max_queued(&self) -> u64 {
-        if self.contests.all().next().is_none() {
+        if self.contests.all().is_empty() {
             return self.max_queued;
         }
         let reserve = self

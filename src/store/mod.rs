@@ -37,6 +37,7 @@
 pub mod accounts;
 pub mod any;
 pub mod balloons;
+pub mod contest_defs;
 mod contest_rows;
 pub mod contests;
 mod dialect;
@@ -62,6 +63,7 @@ use std::path::PathBuf;
 pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 pub use any::{Store, StoreNode};
 pub use balloons::BalloonStore;
+pub use contest_defs::{ContestDefStore, DefWrite, StoredContest};
 pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
     ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,

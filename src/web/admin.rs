@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use crate::accounts::{access, roster, Caller, Role, UserName};
 use crate::server::services::contests::clarify;
+use crate::server::services::contests::loaded::Origin;
 use crate::server::services::queue;
 use crate::server::services::users::{self, cancel_queued, NewUser, NotAdded, UserQueue};
 use crate::server::AppState;
@@ -25,6 +26,7 @@ const MAX_ROSTER_BYTES: usize = 256 * 1024;
 struct AdminPage {
     nav: Nav,
     contests: Vec<ContestLine>,
+    refused_contests: Vec<String>,
     me: Option<String>,
     users: Vec<UserLine>,
     queued: u64,
@@ -58,6 +60,8 @@ impl UserLine {
 struct ContestLine {
     id: String,
     title: String,
+    /// "file NAME" (the file wins) or "database: edit".
+    origin: String,
     unanswered: u64,
 }
 
@@ -79,12 +83,17 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
         .map_err(|e| WebError::api(&nav, e))?;
     let users = users.into_iter().map(UserLine::of).collect();
     let mut contests = Vec::new();
-    for c in state.contests.all() {
+    for c in state.contests.all().iter() {
         let id = c.id.as_str();
         let unanswered = clarify::unanswered(state, caller, id)
             .await
             .map_err(|e| WebError::api(&nav, e))?;
+        let origin = match state.contests.served(id).map(|s| s.origin) {
+            Some(Origin::File(p)) => format!("file {}", p.display()),
+            _ => "database: edit".to_string(),
+        };
         contests.push(ContestLine {
+            origin,
             id: id.to_string(),
             title: c.title.clone(),
             unanswered,
@@ -95,6 +104,7 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
         &AdminPage {
             nav,
             contests,
+            refused_contests: state.contests.refused(),
             me: match caller {
                 Caller::User(u) => Some(u.name.to_string()),
                 _ => None,

@@ -60,7 +60,7 @@ pub async fn show(
         .await
         .map_err(|e| page_error(&nav, here.clone(), e))?;
     let contest = state.contests.get(&id);
-    let start = contest.and_then(|c| c.timing.opens());
+    let start = contest.as_ref().and_then(|c| c.timing.opens());
     let lines: Vec<Line> = list
         .into_iter()
         .map(|b| Line {

@@ -173,6 +173,7 @@ async fn contest_page(
         .contests
         .get(id)
         .ok_or_else(|| WebError::not_found(&nav, format!("no contest {id:?}")))?;
+    let c = &*c;
     let jury = access::contest_jury(caller) == Decision::Allow;
     let (clock, countdown) = clock_words(&v);
     let freezes_at = crate::contest::freeze_begins(c);

@@ -19,6 +19,7 @@
 //!   jury's new questions).
 //! - [`clock`]: the contest clock bar at the top of the contest pages.
 //! - [`contest_submissions`]: a contest's submissions (own; the jury's all, filtered).
+//! - [`contest_admin`]: the jury makes and edits contests (`/admin/contests/...`).
 //! - [`contests`], [`scoreboard`]: the contest pages over the contest services
 //!   (`server::services::contests`), the same functions the JSON API calls.
 
@@ -26,6 +27,7 @@ pub mod admin;
 pub mod assets;
 pub mod balloons;
 pub mod clock;
+pub mod contest_admin;
 pub mod contest_submissions;
 pub mod contests;
 pub mod home;
@@ -92,6 +94,14 @@ pub fn routes() -> Router<AppState> {
         .route("/rejudgings/{id}/apply", post(rejudgings::apply))
         .route("/rejudgings/{id}/cancel", post(rejudgings::cancel))
         .route("/admin", get(admin::show))
+        .route(
+            "/admin/contests/new",
+            get(contest_admin::new).post(contest_admin::create),
+        )
+        .route(
+            "/admin/contests/{id}/edit",
+            get(contest_admin::edit).post(contest_admin::update),
+        )
         .route("/admin/users", post(admin::add))
         .route("/admin/users/import", post(admin::import))
         .route("/admin/users/{name}/{action}", post(admin::set_state))

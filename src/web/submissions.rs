@@ -332,8 +332,8 @@ pub async fn show(
         let title = state
             .contests
             .get(c)
-            .map_or(c.as_str(), |k| k.title.as_str());
-        (c.clone(), title.to_string())
+            .map_or_else(|| c.clone(), |k| k.title.clone());
+        (c.clone(), title)
     });
     let language_name = state
         .language_table

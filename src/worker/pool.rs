@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
-use crate::judge::{Executor, Judge, JudgeMode, JudgeSettings};
+use crate::judge::{Executor, Judge, JudgeSettings};
 use crate::metrics::Metrics;
 use crate::store::{NodeKind, NodeRegistration, NodeStore, Queue, Store, StoreError, StoreNode};
 
@@ -32,7 +32,7 @@ pub struct PoolSettings {
     /// Package hashes by problem id, recorded with the node.
     pub hashes: std::collections::BTreeMap<String, String>,
     /// How much of a contest's submissions is judged, by contest id.
-    pub modes: Arc<std::collections::BTreeMap<String, JudgeMode>>,
+    pub modes: Arc<super::JudgeModes>,
     /// The node's metrics registry (judged counts, durations, heartbeat).
     pub metrics: Metrics,
 }

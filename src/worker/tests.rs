@@ -132,10 +132,10 @@ async fn setup_failing(
         wake: Arc::new(Notify::new()),
         shutdown,
         max_attempts: 3,
-        modes: Arc::new(BTreeMap::from([(
+        modes: Arc::new(crate::worker::JudgeModes::new(BTreeMap::from([(
             "icpc-contest".to_string(),
             JudgeMode::StopAtFirstFailure,
-        )])),
+        )]))),
         metrics: crate::metrics::Metrics::new("test"),
     };
     let failures = Arc::new(std::sync::atomic::AtomicU32::new(failures));

@@ -10,6 +10,7 @@ mod fixtures;
 mod web_balloons;
 mod web_browser;
 mod web_clocks;
+mod web_contest_admin;
 mod web_contest_day;
 mod web_contest_submissions;
 mod web_front;

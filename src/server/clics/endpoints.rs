@@ -83,8 +83,9 @@ pub async fn contests(State(state): State<AppState>, caller: Caller) -> ApiResul
     let all: Vec<Value> = state
         .contests
         .all()
+        .iter()
         .filter(|c| mapping::served(c))
-        .map(mapping::contest)
+        .map(|c| mapping::contest(c))
         .collect();
     Ok(Json(Value::Array(all)))
 }
@@ -95,9 +96,8 @@ pub async fn contest(
     caller: Caller,
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    Ok(Json(mapping::contest(source::contest(
-        &state, &caller, &id,
-    )?)))
+    let c = source::contest(&state, &caller, &id)?;
+    Ok(Json(mapping::contest(&c)))
 }
 
 /// `GET /clics/contests/{id}/state`: as far as the event feed has told it.
@@ -113,6 +113,7 @@ pub async fn state(
 
 fn current_state(state: &AppState, id: &str, log: &Log) -> ApiResult<Value> {
     let c = super::super::contests::find(state, id)?;
+    let c = &*c;
     Ok(log
         .singleton(state.contests.now(), "state")
         .unwrap_or_else(|| mapping::state(c, &mapping::State::default())))

@@ -126,6 +126,9 @@ pub struct Inputs<'a> {
     pub languages: &'a [LanguageInfo],
     /// Who takes part and since when.
     pub participants: &'a [Participant],
+    /// The members of the roster groups the contest lists: teams from the start, as on the
+    /// board, whether or not they took part yet.
+    pub members: &'a [String],
     /// The contestants' submissions.
     pub submissions: &'a [BoardEntry],
     /// Each submission's language.
@@ -270,12 +273,15 @@ pub fn build(i: &Inputs) -> Log {
             );
         }
     }
-    // Teams: those the file lists from the first, others when they join.
+    // Teams: those the contest lists (by name or by group) from the first, as the board
+    // does; others when they join.
     let mut listed: Vec<&String> = match &c.participants {
         Participants::Listed(l) => l.iter().collect(),
         _ => Vec::new(),
     };
+    listed.extend(i.members);
     listed.sort();
+    listed.dedup();
     for u in &listed {
         push(
             Key::at(first, K_TEAMS, name_number(u)),

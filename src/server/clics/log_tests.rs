@@ -61,6 +61,7 @@ fn log(subs: &[BoardEntry], unfrozen: bool, audience: Audience) -> Log {
             extensions: vec!["c".into()],
         }],
         participants: &participants,
+        members: &[],
         submissions: subs,
         language_of: &languages,
         unfrozen,

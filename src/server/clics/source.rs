@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::accounts::{access, Caller};
 use crate::contest::{Audience, Contest};
-use crate::store::ContestStore;
+use crate::store::{ContestStore, GroupStore};
 
 use super::super::auth::allow;
 use super::super::contests::find;
@@ -112,10 +112,10 @@ impl Clics {
 
 /// The contest `id` if `caller` may read it through the Contest API: signed in (as every
 /// contest route), and a contest with a start and a duration (404 for open timing).
-pub fn contest<'a>(state: &'a AppState, caller: &Caller, id: &str) -> ApiResult<&'a Contest> {
+pub fn contest(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Arc<Contest>> {
     allow(access::read_contest(caller), String::new)?;
     let c = find(state, id)?;
-    if !mapping::served(c) {
+    if !mapping::served(&c) {
         return Err(ApiError::NotFound(format!(
             "contest {id:?} has open timing: the Contest API describes contests with a start \
              and a duration"
@@ -139,7 +139,15 @@ pub async fn log(
     if let Some(l) = clics.cached(id, jury, version) {
         return Ok(l);
     }
+    if version == 0 {
+        // No counters row yet: made now, so a user grouped later moves this log's version.
+        state.store.track_contest(id).await?;
+    }
     let data = state.store.board_data(id).await?;
+    let mut members = Vec::new();
+    for group in &c.groups {
+        members.extend(state.store.members(group).await?);
+    }
     let language_of = state.store.contest_languages(id).await?;
     let problems: Vec<ProblemInfo> = c
         .problems
@@ -166,10 +174,11 @@ pub async fn log(
         })
         .collect();
     let log = Arc::new(build(&Inputs {
-        contest: c,
+        contest: &c,
         problems: &problems,
         languages: &languages,
         participants: &data.participants,
+        members: &members,
         submissions: &data.submissions,
         language_of: &language_of,
         unfrozen: data.state.unfrozen,

@@ -5,6 +5,7 @@
 //! `gauges.rs`, `accounts.rs`, `contests.rs`, `nodes.rs`.
 
 mod accounts;
+mod contest_defs;
 mod contests;
 mod gauges;
 mod nodes;

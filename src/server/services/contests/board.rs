@@ -35,6 +35,7 @@ pub async fn scoreboard(
     id: &str,
 ) -> ApiResult<Arc<CachedBoard>> {
     let c = find(state, id)?;
+    let c = &*c;
     allow(access::read_scoreboard(caller, c.public_board), String::new)?;
     let audience = access::contest_audience(caller);
     let now = state.contests.now();
@@ -243,6 +244,7 @@ async fn set_unfrozen(
 ) -> ApiResult<()> {
     allow(access::contest_jury(caller), String::new)?;
     let c = find(state, id)?;
+    let c = &*c;
     if unfrozen {
         // Unfreezing publishes what the freeze hid: before the freeze there is nothing to
         // publish, and an unfreeze then would cancel the freeze to come.
@@ -278,6 +280,7 @@ pub async fn rejudge(
 ) -> ApiResult<RejudgeCount> {
     allow(access::contest_jury(caller), String::new)?;
     let c = find(state, id)?;
+    let c = &*c;
     let p = c
         .problem(problem)
         .ok_or_else(|| ApiError::UnknownProblem(problem.to_string()))?;

@@ -126,6 +126,7 @@ pub async fn post(
     req: ClarificationRequest,
 ) -> ApiResult<i64> {
     let c = find(state, id)?;
+    let c = &*c;
     let jury = access::contest_jury(caller) == Decision::Allow;
     let now = state.contests.now();
     let mut shows_problems = true;

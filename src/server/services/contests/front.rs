@@ -57,7 +57,7 @@ pub async fn contests(state: &AppState, caller: &Caller) -> ApiResult<Vec<FrontC
     allow(access::list_contests(caller), String::new)?;
     let now = state.contests.now();
     let mut out = Vec::new();
-    for c in state.contests.all() {
+    for c in state.contests.all().iter() {
         let (stage, seconds) = stage(c.timing.opens(), c.timing.end(), now);
         let freeze = freeze_begins(c);
         let begun = freeze.is_some_and(|f| now >= f);
@@ -133,6 +133,7 @@ pub struct ContestClock {
 pub async fn clock(state: &AppState, caller: &Caller, id: &str) -> ApiResult<ContestClock> {
     allow(access::list_contests(caller), String::new)?;
     let c = super::find(state, id)?;
+    let c = &*c;
     let now = state.contests.now();
     let (mut stage, mut seconds) = stage(c.timing.opens(), c.timing.end(), now);
     let mut words = match stage {

@@ -21,7 +21,7 @@ pub fn problem_visible(state: &AppState, caller: &Caller, id: &str) -> bool {
     let now = state.contests.now();
     let mut in_contests = false;
     let mut shown_by_one = false;
-    for c in state.contests.all() {
+    for c in state.contests.all().iter() {
         if c.problems.iter().any(|p| p.problem == id) {
             in_contests = true;
             shown_by_one |= problems_public(c, now);
@@ -39,7 +39,7 @@ pub fn shown(state: &AppState, caller: &Caller, view: Feedback, s: Submission) -
         .as_deref()
         .and_then(|id| state.contests.get(id))
         .is_some_and(|c| {
-            access::contest_results_hidden(caller, c.format, ended(c, state.contests.now()))
+            access::contest_results_hidden(caller, c.format, ended(&c, state.contests.now()))
         });
     if hidden {
         s.results_hidden = true;

@@ -10,6 +10,10 @@
 //! - [`balloons`]: the jury's balloon list (first ACs) and its "delivered" marks.
 //! - [`board`]: the scoreboard for the caller's audience (cached by the data's version),
 //!   CSV, unfreeze, the contest-wide rejudge.
+//! - [`defs`]: contests made and edited at runtime (the admin page, `POST /api/contests`,
+//!   `PATCH /api/contests/{id}`), checked, refused when an edit would rewrite history.
+//! - [`catalog`]: keeping the node's contests current: the database's read again when their
+//!   version moves (checked per request), the files when they change on disk (polled).
 //! - [`clarify`]: questions, answers and announcements.
 //! - [`notices`]: what a contest page's live banner announces (answers; the jury's new
 //!   questions) since the page was made.
@@ -29,7 +33,9 @@
 pub mod balloons;
 pub mod board;
 pub mod board_cache;
+pub mod catalog;
 pub mod clarify;
+pub mod defs;
 pub mod file_clock;
 pub mod front;
 pub mod hiding;
@@ -54,7 +60,7 @@ use crate::server::state::AppState;
 pub use loaded::Contests;
 
 /// The contest `id`, or 404 (`id` need not be a valid contest id: it is only looked up).
-pub fn find<'a>(state: &'a AppState, id: &str) -> ApiResult<&'a Contest> {
+pub fn find(state: &AppState, id: &str) -> ApiResult<std::sync::Arc<Contest>> {
     state
         .contests
         .get(id)

@@ -34,7 +34,8 @@ pub async fn check(
     }
     let now = state.contests.now();
     let mut holds = Vec::new();
-    for c in state.contests.all() {
+    let all = state.contests.all();
+    for c in all.iter() {
         if !c.problems.iter().any(|p| p.problem == problem) {
             continue;
         }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::store::{ContestState, ContestStore, StoreError};
+use crate::store::{ContestDefStore, ContestState, ContestStore, StoreError};
 
 /// The shared reads of one contest's state.
 #[derive(Default)]
@@ -51,5 +51,33 @@ impl StateReads {
         let state = store.contest_state(contest).await?;
         *reads.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((n, state));
         Ok(state)
+    }
+}
+
+/// The database contests' version ([`ContestDefStore::defs_version`]) read once for the
+/// requests arriving while a read runs, with the same rule as [`StateReads`]: a request gets
+/// a version read that started after it arrived, so an edit committed through any node
+/// before a request is seen by it.
+#[derive(Default)]
+pub struct DefsReads {
+    started: AtomicU64,
+    last: Mutex<Option<(u64, u64)>>,
+    one: tokio::sync::Mutex<()>,
+}
+
+impl DefsReads {
+    /// The version as of a read that started after this call began.
+    pub async fn read<S: ContestDefStore>(&self, store: &S) -> Result<u64, StoreError> {
+        let arrived = self.started.load(Ordering::SeqCst);
+        let _one = self.one.lock().await;
+        if let Some((n, version)) = *self.last.lock().unwrap_or_else(|e| e.into_inner()) {
+            if n > arrived {
+                return Ok(version);
+            }
+        }
+        let n = self.started.fetch_add(1, Ordering::SeqCst) + 1;
+        let version = store.defs_version().await?;
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((n, version));
+        Ok(version)
     }
 }

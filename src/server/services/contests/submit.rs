@@ -39,6 +39,7 @@ pub async fn submit(
     req: ContestSubmitRequest,
 ) -> ApiResult<i64> {
     let c = find(state, id)?;
+    let c = &*c;
     let now = state.contests.now();
     let (facts, _) = facts(state, caller, c, now).await?;
     access::contest_submit(caller, facts)

@@ -153,7 +153,7 @@ pub fn summary(c: &Contest) -> ContestSummary {
 /// Every contest (anyone: the front page lists them before sign-in).
 pub fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ContestSummary>> {
     allow(access::list_contests(caller), String::new)?;
-    Ok(state.contests.all().map(summary).collect())
+    Ok(state.contests.all().iter().map(|c| summary(c)).collect())
 }
 
 /// The caller's clock from the facts.
@@ -194,6 +194,7 @@ fn clock(
 pub async fn get(state: &AppState, caller: &Caller, id: &str) -> ApiResult<ContestView> {
     allow(access::read_contest(caller), String::new)?;
     let c = find(state, id)?;
+    let c = &*c;
     let now = state.contests.now();
     let (facts, start) = facts(state, caller, c, now).await?;
     let problems_visible = access::see_contest_problems(caller, facts).is_ok();
@@ -228,6 +229,7 @@ pub async fn get(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Conte
 /// caller now sees it.
 pub async fn start(state: &AppState, caller: &Caller, id: &str) -> ApiResult<ContestView> {
     let c = find(state, id)?;
+    let c = &*c;
     let now = state.contests.now();
     let (facts, _) = facts(state, caller, c, now).await?;
     access::contest_start(caller, facts)
@@ -251,6 +253,7 @@ pub async fn problem<'a>(
 ) -> ApiResult<&'a crate::problem::Problem> {
     allow(access::read_contest(caller), String::new)?;
     let c = find(state, id)?;
+    let c = &*c;
     let now = state.contests.now();
     let (facts, _) = facts(state, caller, c, now).await?;
     access::see_contest_problems(caller, facts).map_err(ApiError::Contest)?;
