@@ -59,6 +59,7 @@ async fn list_page(
     let contests = state
         .contests
         .all()
+        .iter()
         .map(|c| (c.id.to_string(), c.title.clone()))
         .collect();
     Ok(render(&ListPage {

@@ -280,6 +280,7 @@ async fn board_changes(
     let Some(c) = state.contests.get(contest_id) else {
         return Ok(Vec::new());
     };
+    let c = &*c;
     let data = state.store.board_data(contest_id).await?;
     let mut members = Vec::new();
     for group in &c.groups {
