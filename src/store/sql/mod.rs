@@ -6,7 +6,9 @@
 
 mod accounts;
 mod contests;
+mod fair_claim;
 mod gauges;
+pub(super) mod group_commit;
 mod nodes;
 mod queue;
 mod submissions;
