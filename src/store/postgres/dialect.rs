@@ -99,6 +99,18 @@ impl Dialect for PgStore {
         )
     }
 
+    /// The candidate's plan: each owner's first row by the ordered index (a bitmap scan
+    /// reads the owner's whole queue and sorts it), the chosen rows by primary key (a hash
+    /// join reads every submission); the planner's estimates of the data filter pick both
+    /// otherwise.
+    fn claim_plan(&self) -> Option<&'static str> {
+        Some(
+            "SELECT set_config('enable_bitmapscan', 'off', true),
+                    set_config('enable_hashjoin', 'off', true),
+                    set_config('enable_mergejoin', 'off', true)",
+        )
+    }
+
     fn packed_entries(&self) -> &'static str {
         "SELECT s.user_id, string_agg(
             s.id || ' ' || s.label || ' ' ||

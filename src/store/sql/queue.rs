@@ -236,12 +236,16 @@ impl Queue for Store {
         })
     }
 
-    /// The [`fair_claim::candidate`], then its claim; when another node took it between the
-    /// two (PostgreSQL), the same order over the whole queue, skipping what others hold.
+    /// The fair claim's candidate (`fair_claim::candidate`), then its claim; when another
+    /// node took it between the two (PostgreSQL), the same order over the whole queue,
+    /// skipping what others hold.
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
         each!(self, |db| {
             let filter = NodeData::claim_filter(self.data());
             let mut tx = db.write().await?;
+            if let Some(plan) = db.claim_plan() {
+                sqlx::query(plan).execute(&mut *tx).await?;
+            }
             let candidate: Option<i64> = sqlx::query_scalar(&fair_claim::candidate(db))
                 .bind(filter)
                 .fetch_optional(&mut *tx)

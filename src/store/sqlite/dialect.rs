@@ -89,6 +89,10 @@ impl Dialect for SqliteStore {
         )
     }
 
+    fn claim_plan(&self) -> Option<&'static str> {
+        None
+    }
+
     /// `submitted_at` as milliseconds since the epoch, computed by SQLite.
     fn packed_entries(&self) -> &'static str {
         "SELECT s.user_id, group_concat(
