@@ -72,7 +72,7 @@ pub trait Queue: Send + Sync + 'static {
     fn depth(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
 }
 
-/// How many submissions of the owner `$1` are queued (through the partial index of queued
-/// rows by owner).
+/// How many submissions of the owner `$1` are queued (its count in `queue_owners`, kept by
+/// triggers).
 pub(super) const OWNER_QUEUED: &str =
-    "SELECT COUNT(*) FROM submissions WHERE status = 'queued' AND user_id = $1";
+    "SELECT CAST(COALESCE(SUM(queued), 0) AS BIGINT) FROM queue_owners WHERE owner = $1";

@@ -88,27 +88,30 @@ impl Dialect for PgStore {
         format!("COALESCE(${n}::jsonb ->> problem, submitted_data_hash)")
     }
 
-    /// SQLite's fair order (`sqlite/dialect.rs`), locking the row it takes; rows other nodes
-    /// hold locked are skipped, so nodes claiming at once never wait on each other nor take
-    /// the same submission.
-    fn claim(&self) -> String {
+    /// `next` locked; a row another node holds locked is skipped, so nodes claiming at once
+    /// never wait on each other nor take the same submission.
+    fn claim(&self, next: &str) -> String {
         format!(
-            "WITH next AS (
-                 SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
-                 ORDER BY q.contest IS NULL,
-                          (SELECT COUNT(*) FROM submissions f
-                           WHERE f.status IN ('compiling', 'running')
-                             AND f.user_id IS NOT DISTINCT FROM q.user_id),
-                          q.queued_at, q.id
-                 LIMIT 1 FOR UPDATE SKIP LOCKED)
+            "WITH next AS ({next} FOR UPDATE OF q SKIP LOCKED)
              UPDATE submissions s
              SET status = 'compiling', attempt = s.attempt + 1, worker = $1,
                  started_at = sj_now(), lease_owner = $2, lease_expires_at = {}
              FROM next WHERE s.id = next.id
              RETURNING s.id, s.attempt, s.problem, s.language, s.source, s.contest,
                        s.submitted_data_hash",
-            self.accepts(4),
             self.lease_end(3)
+        )
+    }
+
+    /// The candidate's plan: each owner's first row by the ordered index (a bitmap scan
+    /// reads the owner's whole queue and sorts it), the chosen rows by primary key (a hash
+    /// join reads every submission); the planner's estimates of the data filter pick both
+    /// otherwise.
+    fn claim_plan(&self) -> Option<&'static str> {
+        Some(
+            "SELECT set_config('enable_bitmapscan', 'off', true),
+                    set_config('enable_hashjoin', 'off', true),
+                    set_config('enable_mergejoin', 'off', true)",
         )
     }
 

@@ -17,6 +17,7 @@ use tokio::sync::Notify;
 use super::lease::Lease;
 use super::location::Location;
 use super::node_data::NodeData;
+use super::sql::group_commit::GroupCommit;
 use super::StoreError;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
@@ -33,6 +34,8 @@ pub struct PgStore {
     pub(super) lease: Lease,
     pub(super) data: Option<NodeData>,
     url: String,
+    /// The batching task of `enqueue_bounded` (none in the task's own store).
+    pub(super) group: Option<GroupCommit>,
 }
 
 impl PgStore {
@@ -54,12 +57,15 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(StoreError::Migrate)?;
-        Ok(PgStore {
+        let mut store = PgStore {
             pool,
             lease,
             data: None,
             url: url.to_string(),
-        })
+            group: None,
+        };
+        store.group = Some(GroupCommit::start(super::Store::Postgres(store.clone())));
+        Ok(store)
     }
 
     /// This store with `data`: claims refuse other data if it says so, rejudges record it.

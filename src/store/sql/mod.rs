@@ -7,7 +7,9 @@
 mod accounts;
 mod contest_defs;
 mod contests;
+mod fair_claim;
 mod gauges;
+pub(super) mod group_commit;
 mod nodes;
 mod queue;
 mod rejudgings;

@@ -11,9 +11,10 @@ use crate::store::model::{
     signed, Claimed, Enqueued, NewSubmission, QueueBounds, RejudgeOutcome, StaleOutcome, Status,
 };
 use crate::store::node_data::NodeData;
-use crate::store::queue::{Queue, OWNER_QUEUED};
+use crate::store::queue::Queue;
 use crate::store::result_rows::insert_statements;
-use crate::store::{Store, StoreError, StoreNode};
+use crate::store::sql::fair_claim;
+use crate::store::{PgStore, Store, StoreError, StoreNode};
 
 /// A new submission, queued.
 const INSERT: &str =
@@ -21,14 +22,57 @@ const INSERT: &str =
      VALUES ($1, $2, $3, $4, $5) RETURNING id";
 
 /// [`INSERT`] if fewer than `$6` are queued and, when `$7` is set, fewer than `$7` of the
-/// owner's (`$4`): the counts and the insert are one statement.
-const INSERT_BOUNDED: &str =
+/// owner's (`$4`): the counts (`queue_owners`, O(owners)) and the insert are one statement.
+pub(super) const INSERT_BOUNDED: &str =
     "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
      SELECT $1, $2, $3, $4, $5
-     WHERE (SELECT COUNT(*) FROM submissions WHERE status = 'queued') < $6
-       AND (CAST($7 AS BIGINT) IS NULL OR (SELECT COUNT(*) FROM submissions
-                                           WHERE status = 'queued' AND user_id = $4) < $7)
+     WHERE (SELECT COALESCE(SUM(queued), 0) FROM queue_owners) < $6
+       AND (CAST($7 AS BIGINT) IS NULL OR (SELECT COALESCE(SUM(queued), 0) FROM queue_owners
+                                           WHERE owner = $4) < $7)
      RETURNING id";
+
+/// A bounded insert (`Queue::enqueue_bounded`) in the write transaction `$tx` of `$db`,
+/// evaluating to its [`Enqueued`] (`?` leaves the enclosing function); the caller notifies
+/// and commits. Shared by the direct path and the group commit's batches.
+macro_rules! insert_bounded {
+    ($db:ident, $tx:ident, $new:expr, $bounds:expr) => {{
+        let (new, bounds): (&$crate::store::NewSubmission, $crate::store::QueueBounds) =
+            ($new, $bounds);
+        let per_user = match (new.owner, bounds.per_user) {
+            (Some(owner), Some(n)) => {
+                $db.lock(&mut $tx, &format!("queued/{owner}")).await?;
+                Some(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+            _ => None,
+        };
+        let id: Option<i64> = sqlx::query_scalar($crate::store::sql::queue::INSERT_BOUNDED)
+            .bind(&new.problem)
+            .bind(&new.language)
+            .bind(&new.source)
+            .bind(new.owner)
+            .bind(&new.data_hash)
+            .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
+            .bind(per_user)
+            .fetch_optional(&mut *$tx)
+            .await?;
+        match (id, new.owner, per_user) {
+            (Some(id), _, _) => $crate::store::Enqueued::Stored(id),
+            (None, Some(owner), Some(n)) => {
+                let mine: i64 = sqlx::query_scalar($crate::store::queue::OWNER_QUEUED)
+                    .bind(owner)
+                    .fetch_one(&mut *$tx)
+                    .await?;
+                if mine >= n {
+                    $crate::store::Enqueued::OwnerFull
+                } else {
+                    $crate::store::Enqueued::QueueFull
+                }
+            }
+            (None, _, _) => $crate::store::Enqueued::QueueFull,
+        }
+    }};
+}
+pub(super) use insert_bounded;
 
 /// What a rejudge sets: queued again without results, its new `submitted_data_hash` from
 /// the node's data (`$1`, [`Dialect::stamp`]).
@@ -153,49 +197,29 @@ impl Queue for Store {
     /// flush), and concurrent ones may overshoot `max_queued` by at most their number (the
     /// connections of the API nodes), which keeps the bound's purpose: a flood cannot fill
     /// the disk. The owner's bound is exact: their submissions are counted under a lock of
-    /// their own, held to the commit (SQLite's one writer is such a lock already).
+    /// their own, held to the commit (SQLite's one writer is such a lock already). On
+    /// PostgreSQL the insert joins the next batch of the node's group commit
+    /// (`group_commit.rs`).
     async fn enqueue_bounded(
         &self,
         new: NewSubmission,
         bounds: QueueBounds,
     ) -> Result<Enqueued, StoreError> {
+        let new = match self {
+            Store::Postgres(PgStore {
+                group: Some(group), ..
+            }) => match group.enqueue(new, bounds).await {
+                Ok(outcome) => return outcome,
+                Err(stopped) => stopped,
+            },
+            _ => new,
+        };
         each!(self, |db| {
             let mut tx = db.write().await?;
-            let per_user = match (new.owner, bounds.per_user) {
-                (Some(owner), Some(n)) => {
-                    db.lock(&mut tx, &format!("queued/{owner}")).await?;
-                    Some(i64::try_from(n).unwrap_or(i64::MAX))
-                }
-                _ => None,
-            };
-            let id: Option<i64> = sqlx::query_scalar(INSERT_BOUNDED)
-                .bind(&new.problem)
-                .bind(&new.language)
-                .bind(&new.source)
-                .bind(new.owner)
-                .bind(&new.data_hash)
-                .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
-                .bind(per_user)
-                .fetch_optional(&mut *tx)
-                .await?;
-            let outcome = match (id, new.owner, per_user) {
-                (Some(id), _, _) => {
-                    db.queued(&mut tx).await?;
-                    Enqueued::Stored(id)
-                }
-                (None, Some(owner), Some(n)) => {
-                    let mine: i64 = sqlx::query_scalar(OWNER_QUEUED)
-                        .bind(owner)
-                        .fetch_one(&mut *tx)
-                        .await?;
-                    if mine >= n {
-                        Enqueued::OwnerFull
-                    } else {
-                        Enqueued::QueueFull
-                    }
-                }
-                (None, _, _) => Enqueued::QueueFull,
-            };
+            let outcome = insert_bounded!(db, tx, &new, bounds);
+            if let Enqueued::Stored(_) = outcome {
+                db.queued(&mut tx).await?;
+            }
             tx.commit().await?;
             Ok(outcome)
         })
@@ -212,16 +236,41 @@ impl Queue for Store {
         })
     }
 
+    /// The fair claim's candidate (`fair_claim::candidate`), then its claim; when another
+    /// node took it between the two (PostgreSQL), the same order over the whole queue,
+    /// skipping what others hold.
     async fn claim(&self, worker: &str) -> Result<Option<Claimed>, StoreError> {
         each!(self, |db| {
+            let filter = NodeData::claim_filter(self.data());
             let mut tx = db.write().await?;
-            let claimed: Option<Claimed> = sqlx::query_as(&db.claim())
-                .bind(worker)
-                .bind(self.lease().instance())
-                .bind(self.lease().millis())
-                .bind(NodeData::claim_filter(self.data()))
+            if let Some(plan) = db.claim_plan() {
+                sqlx::query(plan).execute(&mut *tx).await?;
+            }
+            let candidate: Option<i64> = sqlx::query_scalar(&fair_claim::candidate(db))
+                .bind(filter)
                 .fetch_optional(&mut *tx)
                 .await?;
+            let Some(candidate) = candidate else {
+                tx.commit().await?;
+                return Ok(None);
+            };
+            let lease = self.lease();
+            let mut claimed: Option<Claimed> = sqlx::query_as(&db.claim(fair_claim::CHOSEN))
+                .bind(worker)
+                .bind(lease.instance())
+                .bind(lease.millis())
+                .bind(candidate)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if claimed.is_none() {
+                claimed = sqlx::query_as(&db.claim(&fair_claim::scan(db)))
+                    .bind(worker)
+                    .bind(lease.instance())
+                    .bind(lease.millis())
+                    .bind(filter)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            }
             tx.commit().await?;
             Ok(claimed)
         })

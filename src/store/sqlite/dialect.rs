@@ -81,29 +81,20 @@ impl Dialect for SqliteStore {
         )
     }
 
-    /// `contest::pick`'s rule in one ORDER BY: contest submissions first, then fewest of the
-    /// owner's submissions in flight (`compiling`/`running`; the NULL owner of the open mode
-    /// is one owner, hence `IS`), then oldest queued (`queued_at`, then id). The oldest queued
-    /// row among the owners with the fewest in flight is that owner's oldest, so one ORDER BY
-    /// gives "the oldest of the least busy owner, ties to the owner whose oldest is oldest".
-    /// The count reads the partial index `submissions_in_flight`
-    /// (migrations/sqlite/0003_fair_queue.sql).
-    fn claim(&self) -> String {
+    /// SQLite's one writer runs one claim at a time: `next` is still queued.
+    fn claim(&self, next: &str) -> String {
         format!(
             "UPDATE submissions
              SET status = 'compiling', attempt = attempt + 1, worker = $1, started_at = {NOW},
                  lease_owner = $2, lease_expires_at = {}
-             WHERE id = (SELECT q.id FROM submissions q WHERE q.status = 'queued' AND {}
-                         ORDER BY q.contest IS NULL,
-                                  (SELECT COUNT(*) FROM submissions f
-                                   WHERE f.status IN ('compiling', 'running')
-                                     AND f.user_id IS q.user_id),
-                                  q.queued_at, q.id
-                         LIMIT 1)
+             WHERE id = ({next})
              RETURNING id, attempt, problem, language, source, contest, submitted_data_hash",
-            self.lease_end(3),
-            self.accepts(4)
+            self.lease_end(3)
         )
+    }
+
+    fn claim_plan(&self) -> Option<&'static str> {
+        None
     }
 
     /// `submitted_at` as milliseconds since the epoch, computed by SQLite.
