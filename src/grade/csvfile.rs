@@ -11,7 +11,7 @@ use super::similarity::{Flag, Pair};
 use super::text::csv_text;
 
 /// The header of the grades CSV.
-pub const GRADES_HEADER: [&str; 11] = [
+pub const GRADES_HEADER: [&str; 12] = [
     "student",
     "file",
     "language",
@@ -23,6 +23,7 @@ pub const GRADES_HEADER: [&str; 11] = [
     "memory_kib",
     "message",
     "stderr",
+    "groups",
 ];
 
 /// The header of the similarity CSV.
@@ -79,6 +80,7 @@ pub fn grades_csv(rows: &[Row]) -> std::io::Result<Vec<u8>> {
                 r.memory_kib.to_string(),
                 csv_text(&r.message),
                 csv_text(r.stderr_tail().unwrap_or("")),
+                csv_text(&r.groups_text()),
             ]
         }),
     )

@@ -19,4 +19,5 @@ mod web_jury;
 mod web_load;
 mod web_notices;
 mod web_pages;
+mod web_scoring;
 mod web_stderr;

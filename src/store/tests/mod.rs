@@ -12,4 +12,5 @@ mod lease;
 mod notices;
 mod queue;
 mod sample;
+mod test_scores;
 mod test_texts;
