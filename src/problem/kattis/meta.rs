@@ -56,7 +56,7 @@ pub struct Meta {
     /// interactive`): the submission talks to the output validator.
     pub interactive: bool,
     /// A scoring problem (`type: scoring`): accepted submissions get a score from the
-    /// test groups ([`super::scoring`]).
+    /// test groups (read by the scoring module beside this one).
     pub scoring: bool,
     /// Legacy `grading:` keys that override every group's.
     pub legacy_grading: LegacyGrading,
@@ -70,7 +70,7 @@ pub struct LegacyGrading {
     pub accept_score: Option<f64>,
     /// `reject_score`.
     pub reject_score: Option<f64>,
-    /// `range`, as written.
+    /// `range`, as written (checked where the groups are read).
     pub range: Option<String>,
     /// `on_reject`: `first_error` (break) or `grade` (continue).
     pub on_reject: Option<String>,
@@ -99,9 +99,6 @@ fn legacy_grading(g: Option<GradingYaml>, scoring: bool) -> Result<LegacyGrading
         None | Some("max") => {}
         Some("min") => return Err("grading.objective: min is not supported (max only)".into()),
         Some(other) => return Err(format!("grading.objective `{other}`: min or max expected")),
-    }
-    if let Some(r) = &g.range {
-        super::scoring::parse_range(r).map_err(|m| format!("grading.{m}"))?;
     }
     match g.on_reject.as_deref() {
         None | Some("first_error") | Some("grade") => {}
