@@ -145,6 +145,8 @@ fn to_report(s: &Submission) -> JudgeReport {
         language: s.language,
         verdict: s.verdict.unwrap_or(Verdict::SE),
         score: s.score.unwrap_or(0),
+        points: None,
+        groups: Vec::new(),
         time_ms: s.time_ms.unwrap_or(0),
         memory_kib: s.memory_kib.unwrap_or(0),
         compile: s.compile.unwrap_or(CompileInfo {

@@ -11,7 +11,7 @@ use super::similarity::{Flag, Pair};
 use super::text::csv_text;
 
 /// The header of the grades CSV.
-pub const GRADES_HEADER: [&str; 12] = [
+pub const GRADES_HEADER: [&str; 13] = [
     "student",
     "file",
     "language",
@@ -24,6 +24,7 @@ pub const GRADES_HEADER: [&str; 12] = [
     "message",
     "stderr",
     "team_message",
+    "groups",
 ];
 
 /// The header of the similarity CSV.
@@ -81,6 +82,7 @@ pub fn grades_csv(rows: &[Row]) -> std::io::Result<Vec<u8>> {
                 csv_text(&r.message),
                 csv_text(r.stderr_tail().unwrap_or("")),
                 csv_text(r.team_message().unwrap_or("")),
+                csv_text(&r.groups_text()),
             ]
         }),
     )

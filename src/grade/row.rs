@@ -172,6 +172,39 @@ impl Row {
         }
     }
 
+    /// A scoring problem's groups as `group1 20/20 group2 30/30 group3 0/50` (the groups in
+    /// `secret`, else every group but `data/` and `sample`); empty for a pass-fail problem.
+    pub fn groups_text(&self) -> String {
+        let Some(report) = &self.report else {
+            return String::new();
+        };
+        let inner: Vec<_> = report
+            .groups
+            .iter()
+            .filter(|g| g.name.starts_with("secret/"))
+            .collect();
+        let shown: Vec<_> = if inner.is_empty() {
+            report
+                .groups
+                .iter()
+                .filter(|g| !g.name.is_empty() && g.name != "sample")
+                .collect()
+        } else {
+            inner
+        };
+        shown
+            .iter()
+            .map(|g| {
+                let name = g.name.strip_prefix("secret/").unwrap_or(&g.name);
+                match g.max {
+                    Some(max) => format!("{name} {}/{}", g.score.shown(), max.shown()),
+                    None => format!("{name} {}", g.score.shown()),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The verdict as shown: its name, or `-`.
     pub fn verdict_name(&self) -> &'static str {
         self.verdict.map_or("-", Verdict::as_str)

@@ -19,6 +19,17 @@ fn width(header: &str, cells: impl Iterator<Item = String>) -> usize {
         .max(header.len())
 }
 
+/// The message column: a scoring problem's groups first (`[group1 20/20 ...]`).
+fn with_groups(r: &Row) -> String {
+    let groups = r.groups_text();
+    let message = r.message_with_stderr();
+    match (groups.is_empty(), message.is_empty()) {
+        (true, _) => message,
+        (false, true) => format!("[{groups}]"),
+        (false, false) => format!("[{groups}] {message}"),
+    }
+}
+
 /// The table of rows and the summary.
 pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
     let mut out = String::new();
@@ -53,7 +64,7 @@ pub fn render_rows(rows: &[Row], summary: &Summary) -> String {
             tests,
             r.time_ms,
             r.memory_kib,
-            printable(&r.message_with_stderr())
+            printable(&with_groups(r))
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }

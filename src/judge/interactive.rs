@@ -75,6 +75,9 @@ pub fn run_test<E: Executor>(
     if verdict != Verdict::SE {
         result.team_message = validated.team_message;
     }
+    if verdict == Verdict::AC {
+        result.score = validated.score;
+    }
     if report.validator_first && verdict == Verdict::WA {
         // Rejected before the submission ended: what it spent after is not its time (as
         // problemtools caps it).
@@ -102,6 +105,7 @@ fn result(
             .filter(|_| verdict == Verdict::RE)
             .and_then(|r| super::stderr_tail::tail(&r.stderr)),
         team_message: None,
+        score: None,
     }
 }
 

@@ -11,13 +11,17 @@
 //! - [`stderr_tail`]: the last lines of a run-time error's stderr, bounded.
 //! - [`interactive`]: an interactive problem's test: the submission and its validator
 //!   talking through pipes, and the verdict the Kattis format gives.
+//! - [`grading`]: a scoring problem's groups evaluated over the tests' results.
+//! - [`points`]: a package's score, a finite number.
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
 pub mod executor;
 pub mod file_io;
+pub mod grading;
 pub mod interactive;
 pub mod pipeline;
+pub mod points;
 pub mod pool;
 pub mod report;
 pub mod sandboxed;
@@ -32,7 +36,9 @@ pub use executor::{
     CacheUse, Compilation, Executor, ExecutorError, InteractiveCall, InteractiveReport,
     ValidatorCall,
 };
+pub use grading::GroupResult;
 pub use pipeline::{Compiled, Interrupted, Judge, JudgeMode, JudgeSettings};
+pub use points::Points;
 pub use pool::run_jobs;
 pub use report::{CompileInfo, JudgeReport, TestResult};
 pub use sandboxed::SandboxExecutor;

@@ -1,6 +1,8 @@
 //! Compile once, run every test in order, check each output, build the report.
 //!
-//! Every test runs even after a failure: the score is the share of tests passed. The blocking
+//! Every test runs even after a failure: the score is the share of tests passed. A scoring
+//! problem's groups decide instead ([`super::grading`]): which tests run (`on_reject: break`
+//! ends a group at its first rejection), the verdict and the score. The blocking
 //! sandbox calls and the checker run in `spawn_blocking`, so the tokio runtime never stalls.
 
 use std::sync::Arc;
@@ -11,6 +13,8 @@ use crate::problem::{FileIo, OutputValidator, Problem, TestCase};
 use crate::sandbox::{Limits, RunReport};
 
 use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
+use super::grading::TestOutcome;
+use super::points::Points;
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
 use super::verdict::{status_verdict, Verdict};
 
@@ -211,6 +215,7 @@ impl<E: Executor> Judge<E> {
         let (validator, check, mode) = (problem.validator.clone(), self.check, self.mode);
         let max_processes = self.settings.max_processes;
         let file_io = problem.file_io.clone();
+        let scoring = problem.scoring().cloned();
         let joined = tokio::task::spawn_blocking(move || {
             let compiled = match &validator {
                 OutputValidator::Program(v) => Some(super::validate::compile(&*executor, v)),
@@ -221,38 +226,49 @@ impl<E: Executor> Judge<E> {
                 check,
                 compiled: compiled.as_ref(),
                 max_processes,
+                scoring: scoring.is_some(),
             };
             let mut results = Vec::with_capacity(tests.len());
+            let mut outcomes: Vec<Option<TestOutcome>> = vec![None; tests.len()];
             let mut degraded = false;
             let mut failure = None;
-            for test in &tests {
+            for (i, test) in tests.iter().enumerate() {
                 if stop() {
                     return Err(Interrupted);
                 }
-                let failed =
+                if let Some(s) = &scoring {
+                    if !super::grading::should_run(s, i, &outcomes) {
+                        continue;
+                    }
+                }
+                let result =
                     match run_and_check(&*executor, &program, test, &file_io, limits, &checker) {
                         Ok((result, was_degraded)) => {
                             degraded |= was_degraded;
-                            let failed = result.verdict != Verdict::AC;
-                            results.push(result);
-                            failed
+                            result
                         }
                         Err(e) => {
                             let cause = format!("sandbox: {e}");
                             failure.get_or_insert_with(|| format!("test {}: {cause}", test.name));
-                            results.push(system_error(&test.name, cause));
-                            true
+                            system_error(&test.name, cause)
                         }
                     };
-                if failed && mode == JudgeMode::StopAtFirstFailure {
+                let failed = result.verdict != Verdict::AC;
+                outcomes[i] = Some(TestOutcome {
+                    verdict: result.verdict,
+                    score: result.score,
+                });
+                results.push(result);
+                if failed && mode == JudgeMode::StopAtFirstFailure && scoring.is_none() {
                     break;
                 }
             }
-            Ok((results, degraded, failure))
+            let graded = scoring.map(|s| super::grading::grade(&s, &outcomes));
+            Ok((results, degraded, failure, graded))
         })
         .await;
         match joined {
-            Ok(Ok((results, degraded, failure))) => {
+            Ok(Ok((results, degraded, failure, graded))) => {
                 let passed = results.iter().filter(|t| t.verdict == Verdict::AC).count();
                 let mut report =
                     JudgeReport::from_tests(&problem.id, language, compile, results, degraded);
@@ -260,6 +276,14 @@ impl<E: Executor> Judge<E> {
                 // Tests skipped after a failure count as not passed.
                 if let Some(share) = (passed * 100).checked_div(total) {
                     report.score = u32::try_from(share).unwrap_or(0);
+                }
+                if let Some(g) = graded {
+                    if !report.tests.is_empty() {
+                        report.verdict = g.verdict;
+                    }
+                    report.score = g.score.whole();
+                    report.points = Some(g.score);
+                    report.groups = g.groups;
                 }
                 Ok(report)
             }
@@ -328,6 +352,7 @@ fn system_error(name: &str, cause: String) -> TestResult {
         message: Some(cause),
         stderr_tail: None,
         team_message: None,
+        score: None,
     }
 }
 
@@ -338,6 +363,8 @@ struct Checker<'a, P> {
     check: CheckFn,
     compiled: Option<&'a Result<P, String>>,
     max_processes: u32,
+    /// A scoring problem: a test's `score.txt` counts (elsewhere it is a judging error).
+    scoring: bool,
 }
 
 /// Runs one test and checks its output (blocking), the executor's failure (the judge's
@@ -351,7 +378,7 @@ fn run_and_check<E: Executor>(
     checker: &Checker<'_, E::Program>,
 ) -> Result<(TestResult, bool), ExecutorError> {
     if let (Some(v), Some(compiled)) = (checker.validator.interactive(), checker.compiled) {
-        return super::interactive::run_test(
+        let (result, degraded) = super::interactive::run_test(
             executor,
             program,
             compiled,
@@ -359,12 +386,13 @@ fn run_and_check<E: Executor>(
             test,
             limits,
             checker.max_processes,
-        );
+        )?;
+        return Ok((scored_only_if(result, checker.scoring), degraded));
     }
     let report = executor.run_test(program, &test.input, files, limits)?;
     let degraded = report.degraded;
-    let (verdict, message, team_message) = match status_verdict(&report, &limits) {
-        Some((verdict, message)) => (verdict, message, None),
+    let (verdict, message, team_message, score) = match status_verdict(&report, &limits) {
+        Some((verdict, message)) => (verdict, message, None, None),
         None => check_output(executor, test, &report, checker),
     };
     let result = TestResult {
@@ -382,8 +410,23 @@ fn run_and_check<E: Executor>(
             None
         },
         team_message,
+        score,
     };
-    Ok((result, degraded))
+    Ok((scored_only_if(result, checker.scoring), degraded))
+}
+
+/// A `score.txt` on a pass-fail problem is the package's fault (as problemtools has it).
+fn scored_only_if(mut result: TestResult, scoring: bool) -> TestResult {
+    if !scoring && result.score.is_some() {
+        result.verdict = Verdict::SE;
+        result.score = None;
+        result.message = Some(
+            "checker: the output validator wrote score.txt, but the problem is not a scoring \
+             problem (type: scoring)"
+                .into(),
+        );
+    }
+    result
 }
 
 fn check_output<E: Executor>(
@@ -391,13 +434,14 @@ fn check_output<E: Executor>(
     test: &TestCase,
     report: &RunReport,
     checker: &Checker<'_, E::Program>,
-) -> (Verdict, Option<String>, Option<String>) {
+) -> (Verdict, Option<String>, Option<String>, Option<Points>) {
     let input = match std::fs::read(&test.input) {
         Ok(b) => b,
         Err(e) => {
             return (
                 Verdict::SE,
                 Some(format!("cannot read {}: {e}", test.input.display())),
+                None,
                 None,
             )
         }
@@ -409,10 +453,11 @@ fn check_output<E: Executor>(
                 Verdict::SE,
                 Some(format!("cannot read {}: {e}", test.answer.display())),
                 None,
+                None,
             )
         }
     };
-    let (outcome, team_message) = match (checker.validator, checker.compiled) {
+    let (outcome, team_message, score) = match (checker.validator, checker.compiled) {
         (OutputValidator::Program(v), Some(Ok(compiled))) => {
             let validated = super::validate::validate(
                 executor,
@@ -422,9 +467,11 @@ fn check_output<E: Executor>(
                 &report.stdout,
                 checker.max_processes,
             );
-            (validated.outcome, validated.team_message)
+            (validated.outcome, validated.team_message, validated.score)
         }
-        (OutputValidator::Program(_), Some(Err(e))) => (CheckOutcome::JudgeError(e.clone()), None),
+        (OutputValidator::Program(_), Some(Err(e))) => {
+            (CheckOutcome::JudgeError(e.clone()), None, None)
+        }
         (validator, _) => (
             (checker.check)(
                 validator,
@@ -434,11 +481,12 @@ fn check_output<E: Executor>(
                 &answer,
             ),
             None,
+            None,
         ),
     };
     match outcome {
-        CheckOutcome::Accepted => (Verdict::AC, None, team_message),
-        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg), team_message),
-        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}")), None),
+        CheckOutcome::Accepted => (Verdict::AC, None, team_message, score),
+        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg), team_message, None),
+        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}")), None, None),
     }
 }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::grading::GroupResult;
+use super::points::Points;
 use super::verdict::{aggregate, Verdict};
 
 /// Longest compiler log kept in a report; compilers can print megabytes of template errors.
@@ -49,6 +51,10 @@ pub struct TestResult {
     /// secret ones included, kept apart from the jury's `message`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team_message: Option<String>,
+    /// A scoring problem's test: the `score.txt` its output validator wrote (on `AC`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<f64>)]
+    pub score: Option<Points>,
 }
 
 /// A whole submission's result (the JSON printed by `sudojudge judge --json`).
@@ -60,8 +66,15 @@ pub struct JudgeReport {
     pub language: String,
     /// First non-AC test verdict in test order; `CE` or `SE` when no test could run.
     pub verdict: Verdict,
-    /// Share of tests passed, 0 to 100.
+    /// Share of tests passed, 0 to 100; a scoring problem's score in whole points
+    /// ([`Points::whole`]).
     pub score: u32,
+    /// A scoring problem's score as the package computes it (`None`: pass-fail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Points>,
+    /// A scoring problem's groups, depth first (empty: pass-fail).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupResult>,
     /// Maximum CPU time over the tests.
     pub time_ms: u64,
     /// Maximum peak memory over the tests.
@@ -105,6 +118,8 @@ impl JudgeReport {
             language: language.to_string(),
             verdict: agg.verdict,
             score: agg.score,
+            points: None,
+            groups: Vec::new(),
             time_ms: agg.time_ms,
             memory_kib: agg.memory_kib,
             compile,
@@ -129,6 +144,8 @@ impl JudgeReport {
             language: language.to_string(),
             verdict,
             score: 0,
+            points: None,
+            groups: Vec::new(),
             time_ms: 0,
             memory_kib: 0,
             compile,
@@ -199,6 +216,7 @@ mod tests {
                 message: Some("exit code 3".into()),
                 stderr_tail: None,
                 team_message: None,
+                score: None,
             }],
             false,
         );

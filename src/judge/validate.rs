@@ -34,6 +34,8 @@ pub struct Validated {
     /// The validator's message to the team, bounded ([`team_message()`]); only when it gave
     /// a verdict of its protocol.
     pub team_message: Option<String>,
+    /// The `score.txt` it wrote with an accepted verdict (a scoring problem's test score).
+    pub score: Option<super::points::Points>,
 }
 
 impl Validated {
@@ -41,6 +43,7 @@ impl Validated {
         Validated {
             outcome,
             team_message: None,
+            score: None,
         }
     }
 }
@@ -170,7 +173,7 @@ pub fn kattis_arguments(test: &TestCase) -> (Vec<String>, Vec<(String, PathBuf)>
 
 /// The feedback files collected from the validator's box into the host folder `work`.
 pub fn feedback_files(work: &Path) -> Vec<(String, PathBuf)> {
-    ["judgemessage.txt", "teammessage.txt"]
+    ["judgemessage.txt", "teammessage.txt", "score.txt"]
         .map(|name| (name.to_string(), work.join(name)))
         .to_vec()
 }
@@ -184,6 +187,7 @@ pub fn outcome_of(
     work: &Path,
 ) -> Validated {
     let outcome = jury_outcome(v, limits, report, work);
+    let (outcome, score) = score_of(outcome, work);
     let team_message = match outcome {
         CheckOutcome::Accepted | CheckOutcome::WrongAnswer(_) => {
             std::fs::read(work.join("teammessage.txt"))
@@ -195,6 +199,33 @@ pub fn outcome_of(
     Validated {
         outcome,
         team_message,
+        score,
+    }
+}
+
+/// The `score.txt` beside an outcome, as problemtools reads it: a number on an accepted
+/// output; a judging error on a rejected one or when it is not a number.
+fn score_of(outcome: CheckOutcome, work: &Path) -> (CheckOutcome, Option<super::points::Points>) {
+    let Ok(text) = std::fs::read(work.join("score.txt")) else {
+        return (outcome, None);
+    };
+    match outcome {
+        CheckOutcome::Accepted => {
+            match super::points::Points::parse(&String::from_utf8_lossy(&text)) {
+                Ok(p) => (CheckOutcome::Accepted, Some(p)),
+                Err(m) => (
+                    CheckOutcome::JudgeError(format!("output validator: {m}")),
+                    None,
+                ),
+            }
+        }
+        CheckOutcome::WrongAnswer(_) => (
+            CheckOutcome::JudgeError(
+                "the output validator wrote score.txt with a rejection".into(),
+            ),
+            None,
+        ),
+        other => (other, None),
     }
 }
 

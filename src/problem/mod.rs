@@ -172,6 +172,14 @@ pub struct Problem {
     pub kattis: Option<kattis::KattisInfo>,
 }
 
+impl Problem {
+    /// A scoring problem's groups and score rules (`None`: pass-fail, scored by the share of
+    /// tests passed).
+    pub fn scoring(&self) -> Option<&kattis::scoring::Scoring> {
+        self.kattis.as_ref().and_then(|k| k.scoring.as_ref())
+    }
+}
+
 /// A one-second, 64 MB binary-sudoku problem `p` over the given tests, for the unit tests of
 /// the modules that judge problems (judge, worker, verify).
 #[cfg(test)]

@@ -137,6 +137,7 @@ mod tests {
             message: Some(message.into()),
             stderr_tail: Some(format!("{name}: Traceback ... ValueError")),
             team_message: Some(format!("{name}: try a smaller grid")),
+            score: None,
         }
     }
 
@@ -156,6 +157,7 @@ mod tests {
             created_at: String::new(),
             finished_at: None,
             tests,
+            groups: Vec::new(),
             source: None,
             owner: None,
             user: None,

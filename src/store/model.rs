@@ -118,6 +118,10 @@ pub struct Submission {
     pub finished_at: Option<String>,
     /// Per-test results in judging order (empty until done).
     pub tests: Vec<TestResult>,
+    /// A scoring problem's groups with their scores, computed from the tests and the
+    /// package's groups when read (empty for pass-fail problems and until done).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<crate::judge::GroupResult>,
     /// The source text (absent from listings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -261,6 +265,7 @@ pub(crate) struct TestRow {
     pub message: Option<String>,
     pub stderr_tail: Option<String>,
     pub team_message: Option<String>,
+    pub score: Option<f64>,
 }
 
 /// A stored row as the API shows it (no tests yet).
@@ -297,6 +302,7 @@ pub(crate) fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError
         created_at: row.created_at,
         finished_at: row.finished_at,
         tests: Vec::new(),
+        groups: Vec::new(),
         source: row.source,
         owner: row.user_id,
         user: row.user,
@@ -326,6 +332,10 @@ pub(crate) fn to_test_result(row: TestRow) -> Result<TestResult, StoreError> {
         message: row.message,
         stderr_tail: row.stderr_tail,
         team_message: row.team_message,
+        score: row
+            .score
+            .filter(|s| s.is_finite())
+            .map(crate::judge::Points),
     })
 }
 

@@ -6,7 +6,7 @@ use crate::judge::TestResult;
 
 use super::model::signed;
 
-/// Rows per statement: 11 bound parameters a row stays under SQLite's 32,766 and
+/// Rows per statement: 12 bound parameters a row stays under SQLite's 32,766 and
 /// PostgreSQL's 65,535 per statement.
 const ROWS_PER_STATEMENT: usize = 1000;
 
@@ -21,6 +21,7 @@ where
     Option<i64>: Encode<'a, DB> + Type<DB>,
     String: Encode<'a, DB> + Type<DB>,
     Option<String>: Encode<'a, DB> + Type<DB>,
+    Option<f64>: Encode<'a, DB> + Type<DB>,
     &'a str: Encode<'a, DB> + Type<DB>,
 {
     let rows: Vec<(usize, &TestResult)> = tests.iter().enumerate().collect();
@@ -28,7 +29,7 @@ where
         .map(|chunk| {
             let mut insert = QueryBuilder::<DB>::new(
                 "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms, \
-                 wall_ms, memory_kib, exit_code, signal, message, stderr_tail, team_message) ",
+                 wall_ms, memory_kib, exit_code, signal, message, stderr_tail, team_message, score) ",
             );
             insert.push_values(chunk, |mut row, (ordinal, t)| {
                 row.push_bind(id)
@@ -42,7 +43,8 @@ where
                     .push_bind(t.signal.map(i64::from))
                     .push_bind(t.message.clone())
                     .push_bind(t.stderr_tail.clone())
-                    .push_bind(t.team_message.clone());
+                    .push_bind(t.team_message.clone())
+                    .push_bind(t.score.map(|p| p.0));
             });
             insert
         })

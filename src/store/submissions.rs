@@ -18,7 +18,7 @@ pub(super) const SUBMISSION: &str =
 /// One submission's test results in test order.
 pub(super) const TESTS_OF: &str =
     "SELECT name, verdict, time_ms, wall_ms, memory_kib, exit_code, signal, message,
-            stderr_tail, team_message
+            stderr_tail, team_message, score
      FROM test_results WHERE submission_id = $1 ORDER BY ordinal";
 
 /// The owners with the most queued submissions.

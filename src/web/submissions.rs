@@ -217,6 +217,33 @@ struct TestRow {
     sample: Option<SampleData>,
 }
 
+/// A scoring problem's group on the submission page: its name and score (a contestant sees
+/// these, while the tests inside a secret group are numbers).
+#[derive(Debug, Clone)]
+struct GroupRow {
+    name: String,
+    verdict: String,
+    class: String,
+    score: String,
+}
+
+impl GroupRow {
+    fn of(g: &crate::judge::GroupResult) -> GroupRow {
+        let verdict = g.verdict.map_or("not run", |v| v.as_str());
+        GroupRow {
+            name: g.name.clone(),
+            verdict: verdict.to_string(),
+            class: g
+                .verdict
+                .map_or("pending".to_string(), |v| v.as_str().to_ascii_lowercase()),
+            score: match g.max {
+                Some(max) => format!("{} / {}", g.score.shown(), max.shown()),
+                None => g.score.shown(),
+            },
+        }
+    }
+}
+
 /// A sample test's input and answer (public data).
 #[derive(Debug, Clone)]
 struct SampleData {
@@ -233,6 +260,8 @@ struct DetailPage {
     pending: bool,
     message: Option<String>,
     can_rejudge: bool,
+    /// A scoring problem's groups (`data/` itself left out: its score is the submission's).
+    groups: Vec<GroupRow>,
     tests: Vec<TestRow>,
     compile_log: Option<String>,
     source: String,
@@ -355,6 +384,12 @@ pub async fn show(
         message: s.message.clone(),
         s: Row::of(&s),
         nav,
+        groups: s
+            .groups
+            .iter()
+            .filter(|g| !g.name.is_empty())
+            .map(GroupRow::of)
+            .collect(),
         tests,
         compile_log,
         source,

@@ -34,5 +34,6 @@ mod contest_rules;
 mod contest_views;
 mod kattis_interactive;
 mod kattis_packages;
+mod kattis_scoring;
 mod kattis_team_messages;
 mod rejudgings;

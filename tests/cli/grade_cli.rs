@@ -203,7 +203,9 @@ fn a_class_is_graded_row_by_row_and_a_rerun_judges_only_the_changed_file() {
             "time_ms",
             "memory_kib",
             "message",
-            "stderr"
+            "stderr",
+            "team_message",
+            "groups"
         ]
     );
     assert_eq!(

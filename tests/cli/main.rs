@@ -20,6 +20,7 @@ mod grade_lms;
 mod java_language;
 mod judge_cli;
 mod kattis_interactive;
+mod kattis_scoring;
 mod kattis_team_message_cli;
 mod kattis_verify;
 mod password_cli;

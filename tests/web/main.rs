@@ -21,4 +21,5 @@ mod web_load;
 mod web_notices;
 mod web_pages;
 mod web_rejudgings;
+mod web_scoring;
 mod web_stderr;

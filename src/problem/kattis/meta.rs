@@ -55,6 +55,65 @@ pub struct Meta {
     /// An interactive problem (`type: interactive`; legacy `validation: custom
     /// interactive`): the submission talks to the output validator.
     pub interactive: bool,
+    /// A scoring problem (`type: scoring`): accepted submissions get a score from the
+    /// test groups (read by the scoring module beside this one).
+    pub scoring: bool,
+    /// Legacy `grading:` keys that override every group's.
+    pub legacy_grading: LegacyGrading,
+}
+
+/// The legacy `grading:` map of `problem.yaml` (problemtools also reads the group keys
+/// there and lets them override every `testdata.yaml`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LegacyGrading {
+    /// `accept_score`.
+    pub accept_score: Option<f64>,
+    /// `reject_score`.
+    pub reject_score: Option<f64>,
+    /// `range`, as written (checked where the groups are read).
+    pub range: Option<String>,
+    /// `on_reject`: `first_error` (break) or `grade` (continue).
+    pub on_reject: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GradingYaml {
+    objective: Option<String>,
+    #[allow(dead_code)]
+    show_test_data_groups: Option<bool>,
+    accept_score: Option<f64>,
+    reject_score: Option<f64>,
+    range: Option<String>,
+    on_reject: Option<String>,
+}
+
+fn legacy_grading(g: Option<GradingYaml>, scoring: bool) -> Result<LegacyGrading, String> {
+    let Some(g) = g else {
+        return Ok(LegacyGrading::default());
+    };
+    if !scoring {
+        return Err("grading: only a scoring problem (type: scoring) has grading".into());
+    }
+    match g.objective.as_deref() {
+        None | Some("max") => {}
+        Some("min") => return Err("grading.objective: min is not supported (max only)".into()),
+        Some(other) => return Err(format!("grading.objective `{other}`: min or max expected")),
+    }
+    match g.on_reject.as_deref() {
+        None | Some("first_error") | Some("grade") => {}
+        Some(other) => {
+            return Err(format!(
+                "grading.on_reject `{other}`: first_error or grade expected"
+            ))
+        }
+    }
+    Ok(LegacyGrading {
+        accept_score: g.accept_score,
+        reject_score: g.reject_score,
+        range: g.range,
+        on_reject: g.on_reject,
+    })
 }
 
 /// The format's margins between the slowest accepted submission, the time limit and the
@@ -106,8 +165,7 @@ struct LegacyYaml {
     limits: LegacyLimits,
     validation: Option<String>,
     validator_flags: Option<String>,
-    #[allow(dead_code)]
-    grading: Option<Value>,
+    grading: Option<GradingYaml>,
     #[allow(dead_code)]
     keywords: Option<Value>,
     #[allow(dead_code)]
@@ -248,27 +306,29 @@ fn nonzero(key: &str, value: Option<u64>) -> Result<Option<u64>, String> {
 
 fn legacy(text: &str) -> Result<Meta, String> {
     let y: LegacyYaml = serde_norway::from_str(text).map_err(|e| e.to_string())?;
-    match y.kind.as_deref() {
-        None | Some("pass-fail") => {}
-        Some(other) => {
-            return Err(format!(
-                "type `{other}`: only pass-fail problems are judged here (scoring is not supported)"
-            ))
-        }
-    }
+    let scoring = match y.kind.as_deref() {
+        None | Some("pass-fail") => false,
+        Some("scoring") => true,
+        Some(other) => return Err(format!("type `{other}`: pass-fail or scoring expected")),
+    };
     let validation = y.validation.as_deref().unwrap_or("default");
     let words: Vec<&str> = validation.split_whitespace().collect();
     let (custom_validation, interactive) = match words.as_slice() {
         ["default"] => (false, false),
         ["custom"] => (true, false),
         ["custom", "interactive"] => (true, true),
+        ["custom", "score"] if scoring => (true, false),
+        ["custom", "interactive", "score"] | ["custom", "score", "interactive"] if scoring => {
+            (true, true)
+        }
         _ => {
             return Err(format!(
-                "validation `{validation}`: only `default`, `custom` and `custom interactive` \
-                 are supported (scoring validators are not)"
+                "validation `{validation}`: `default`, `custom`, `custom interactive` (and \
+                 with `score` for a scoring problem) expected"
             ))
         }
     };
+    let legacy_grading = legacy_grading(y.grading, scoring)?;
     let l = y.limits;
     Ok(Meta {
         version: Version::Legacy,
@@ -290,6 +350,8 @@ fn legacy(text: &str) -> Result<Meta, String> {
             y.validator_flags.as_deref().unwrap_or(""),
         ),
         interactive,
+        scoring,
+        legacy_grading,
     })
 }
 
@@ -307,14 +369,18 @@ fn modern(version: Version, text: &str) -> Result<Meta, String> {
     };
     if let Some(other) = kinds
         .iter()
-        .find(|k| !matches!(k.as_str(), "pass-fail" | "interactive"))
+        .find(|k| !matches!(k.as_str(), "pass-fail" | "interactive" | "scoring"))
     {
         return Err(format!(
-            "type `{other}`: only pass-fail and interactive problems are judged here \
-             (scoring, multi-pass and submit-answer are not supported)"
+            "type `{other}`: only pass-fail, scoring and interactive problems are judged here \
+             (multi-pass and submit-answer are not supported)"
         ));
     }
     let interactive = kinds.iter().any(|k| k == "interactive");
+    let scoring = kinds.iter().any(|k| k == "scoring");
+    if scoring && kinds.iter().any(|k| k == "pass-fail") {
+        return Err("type: pass-fail and scoring exclude each other".into());
+    }
     if y.allow_file_writing == Some(true) {
         return Err("allow_file_writing: true is not supported".into());
     }
@@ -363,6 +429,8 @@ fn modern(version: Version, text: &str) -> Result<Meta, String> {
         custom_validation: false,
         validator_flags: Vec::new(),
         interactive,
+        scoring,
+        legacy_grading: LegacyGrading::default(),
     })
 }
 
@@ -451,21 +519,48 @@ mod tests {
     }
 
     #[test]
+    fn scoring_problems_are_read_in_every_version() {
+        let m = parse("type: scoring\nvalidation: custom score\ngrading:\n  accept_score: 2\n")
+            .unwrap();
+        assert!(m.scoring && m.custom_validation && !m.interactive);
+        assert_eq!(m.legacy_grading.accept_score, Some(2.0));
+        let m = parse("type: scoring\nvalidation: custom interactive score\n").unwrap();
+        assert!(m.scoring && m.interactive);
+        for v in ["2023-07-draft", "2025-09"] {
+            let m = parse(&format!(
+                "problem_format_version: {v}\nname: X\ntype: [scoring, interactive]\n"
+            ))
+            .unwrap();
+            assert!(m.scoring && m.interactive, "{v}");
+            assert!(
+                !parse(&format!("problem_format_version: {v}\nname: X\n"))
+                    .unwrap()
+                    .scoring
+            );
+        }
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let cases = [
             ("name: X\ncolour: red\n", "unknown field `colour`"),
             ("limits:\n  memroy: 3\n", "unknown field `memroy`"),
             ("limits:\n  memory: lots\n", "limits.memory"),
             ("limits:\n  memory: 0\n", "limits.memory: must be positive"),
-            ("type: scoring\n", "type `scoring`"),
+            ("type: multi-pass\n", "type `multi-pass`"),
             ("validation: custom score\n", "validation `custom score`"),
+            ("grading:\n  objective: max\n", "only a scoring problem"),
+            (
+                "type: scoring\ngrading:\n  objective: min\n",
+                "objective: min",
+            ),
             (
                 "problem_format_version: 1999-01\n",
                 "problem_format_version `1999-01`",
             ),
             (
-                "problem_format_version: 2025-09\nname: X\ntype: [interactive, scoring]\n",
-                "type `scoring`",
+                "problem_format_version: 2025-09\nname: X\ntype: [pass-fail, scoring]\n",
+                "exclude each other",
             ),
             (
                 "problem_format_version: 2025-09\nlimits:\n  time_limit: -1\n",

@@ -7,6 +7,7 @@
 //! - [`statement`]: the statement served.
 //! - [`program`]: the output validator program, made one source file.
 //! - [`timing`]: the time limit, given or derived from the accepted submissions.
+//! - [`scoring`]: a scoring problem's test groups and their score rules.
 //!
 //! Every error names the file (and in `problem.yaml` the key) at fault; such a package is
 //! never served.
@@ -14,6 +15,7 @@
 pub mod data;
 pub mod meta;
 pub mod program;
+pub mod scoring;
 pub mod statement;
 pub mod timing;
 
@@ -51,6 +53,9 @@ pub struct KattisInfo {
     pub statement_pdf: Option<PathBuf>,
     /// The input validators (programs and `.ctd` scripts) in `input_validators/`.
     pub input_validators: Vec<PathBuf>,
+    /// A scoring problem's groups and score rules; `None` for a pass-fail problem.
+    #[serde(skip)]
+    pub scoring: Option<scoring::Scoring>,
 }
 
 /// Whether `dir` holds a Kattis package (a `problem.yaml`).
@@ -101,6 +106,16 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         ));
     }
     let validator = output_validator(dir, &meta)?;
+    let scoring = if meta.scoring {
+        Some(scoring::read(
+            dir,
+            meta.version,
+            &meta.legacy_grading,
+            &tests,
+        )?)
+    } else {
+        None
+    };
     if validator == OutputValidator::Default {
         for test in &tests {
             DefaultFlags::parse(&test.validator_args).map_err(|m| {
@@ -146,6 +161,7 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
             time_limit_source,
             statement_pdf: statement.pdf,
             input_validators: input_validators(dir)?,
+            scoring,
         }),
     })
 }

@@ -254,8 +254,8 @@ fn broken_packages_are_refused_naming_the_file_and_key() {
             "output_validator: format legacy names this folder output_validators/",
         ),
         (
-            vec![("problem.yaml", "type: scoring\n")],
-            "problem.yaml: type `scoring`",
+            vec![("problem.yaml", "type: multi-pass\n")],
+            "problem.yaml: type `multi-pass`",
         ),
         (
             vec![(".timelimit", "soon\n")],

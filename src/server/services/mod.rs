@@ -15,6 +15,7 @@
 //!   which the state holds).
 
 pub mod contests;
+pub mod groups;
 pub mod login;
 pub mod queue;
 pub mod submissions;

@@ -137,6 +137,7 @@ pub async fn read(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Subm
 /// contests hide hidden.
 pub fn shown_to(state: &AppState, caller: &Caller, submission: Submission) -> Submission {
     let view = access::feedback(caller, state.feedback);
+    let submission = super::groups::with_groups(&state.problems, submission);
     shown(state, caller, view, submission)
 }
 

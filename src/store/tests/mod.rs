@@ -15,4 +15,5 @@ mod queue;
 mod queue_owners;
 mod rejudgings;
 mod sample;
+mod test_scores;
 mod test_texts;

@@ -28,6 +28,7 @@ pub(super) fn report(verdict: Verdict, tests: usize) -> JudgeReport {
             message: None,
             stderr_tail: None,
             team_message: None,
+            score: None,
         })
         .collect();
     let compile = CompileInfo {

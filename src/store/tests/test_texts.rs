@@ -21,6 +21,7 @@ fn test(name: &str, verdict: Verdict, (jury, tail, team): Texts) -> TestResult {
         message: jury.map(str::to_string),
         stderr_tail: tail.map(str::to_string),
         team_message: team.map(str::to_string),
+        score: None,
     }
 }
 

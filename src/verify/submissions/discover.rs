@@ -38,7 +38,7 @@ pub enum DiscoverError {
         source: std::io::Error,
     },
     /// A folder under `submissions/` is not one of the expected-verdict folders.
-    #[error("{path}: unknown folder (expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error, slow_accepted, rejected)")]
+    #[error("{path}: unknown folder (expected one of accepted, wrong_answer, time_limit_exceeded, run_time_error, slow_accepted, rejected, partially_accepted)")]
     UnknownFolder {
         /// The folder.
         path: PathBuf,
@@ -194,6 +194,16 @@ pub fn discover_with_skips(
                 path: folder.clone(),
             });
         };
+        if expected == Expectation::PartiallyAccepted && problem.scoring().is_none() {
+            if lenient {
+                skip(
+                    &folder,
+                    "partially_accepted/ is for scoring problems; this one is pass-fail",
+                );
+                continue;
+            }
+            return Err(DiscoverError::UnknownFolder { path: folder });
+        }
         for file in sorted_entries(&folder)? {
             if hidden(&file) {
                 continue;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::judge::{JudgeReport, TestResult, Verdict};
+use crate::judge::{JudgeReport, Points, TestResult, Verdict};
 use crate::problem::Problem;
 
 use super::discover::ReferenceSolution;
@@ -26,6 +26,9 @@ pub struct Outcome {
     pub expected_verdict: Verdict,
     /// The verdict the judge gave.
     pub got: Verdict,
+    /// A scoring problem's score of the solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Points>,
     /// The first test that was not accepted, if any.
     pub failed_test: Option<String>,
     /// The judge's message on that test (checker message, signal, limit).
@@ -150,6 +153,11 @@ pub fn evaluate(
             ));
         }
     }
+    if !matches!(got, Verdict::SE | Verdict::CE) {
+        failures.extend(super::scores::score_failures(
+            &path, expected, problem, &report,
+        ));
+    }
     let max_ms = margins.accepted_max_ms(problem.time_limit_ms);
     if expected == Expectation::Accepted && got == Verdict::AC && report.time_ms > max_ms {
         let slowest = report
@@ -171,6 +179,7 @@ pub fn evaluate(
         expected,
         expected_verdict: expected.verdict(),
         got,
+        score: report.points,
         failed_test,
         failed_message,
         failed_team_message,

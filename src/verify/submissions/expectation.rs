@@ -21,17 +21,21 @@ pub enum Expectation {
     SlowAccepted,
     /// `rejected/` (Kattis packages): any verdict but AC (and but a system error).
     Rejected,
+    /// `partially_accepted/` (scoring problems): AC overall, with a score below the
+    /// maximum of the problem's range.
+    PartiallyAccepted,
 }
 
 impl Expectation {
     /// Every expectation, in the order the folders are listed.
-    pub const ALL: [Expectation; 6] = [
+    pub const ALL: [Expectation; 7] = [
         Expectation::Accepted,
         Expectation::WrongAnswer,
         Expectation::TimeLimitExceeded,
         Expectation::RunTimeError,
         Expectation::SlowAccepted,
         Expectation::Rejected,
+        Expectation::PartiallyAccepted,
     ];
 
     /// The folder name under `submissions/`.
@@ -43,6 +47,7 @@ impl Expectation {
             Expectation::RunTimeError => "run_time_error",
             Expectation::SlowAccepted => "slow_accepted",
             Expectation::Rejected => "rejected",
+            Expectation::PartiallyAccepted => "partially_accepted",
         }
     }
 
@@ -55,7 +60,9 @@ impl Expectation {
     /// [`Expectation::allows`] says what passes).
     pub fn verdict(self) -> Verdict {
         match self {
-            Expectation::Accepted | Expectation::SlowAccepted => Verdict::AC,
+            Expectation::Accepted | Expectation::SlowAccepted | Expectation::PartiallyAccepted => {
+                Verdict::AC
+            }
             Expectation::Rejected => Verdict::WA,
             Expectation::WrongAnswer => Verdict::WA,
             Expectation::TimeLimitExceeded => Verdict::TLE,
@@ -75,6 +82,7 @@ impl Expectation {
     pub fn label(self) -> String {
         match self {
             Expectation::Rejected => "rejected".to_string(),
+            Expectation::PartiallyAccepted => "AC with a partial score".to_string(),
             _ => self.verdict().to_string(),
         }
     }
@@ -82,7 +90,10 @@ impl Expectation {
     /// Whether judging may stop at the first failed test: the verdict is the first non-AC
     /// test's, so only accepted solutions need every test (for their slowest time).
     pub fn stops_at_first_failure(self) -> bool {
-        !matches!(self, Expectation::Accepted | Expectation::SlowAccepted)
+        !matches!(
+            self,
+            Expectation::Accepted | Expectation::SlowAccepted | Expectation::PartiallyAccepted
+        )
     }
 }
 

@@ -6,6 +6,7 @@
 //! - [`mod@discover`]: finding the reference solutions of a problem and their languages.
 //! - [`mod@evaluate`]: the rule turning one judge report into a pass or a failure with reasons.
 //! - [`runner`]: judging many solutions in parallel, one judge (sandbox slot) per worker.
+//! - [`scores`]: a scoring problem's score promises (`accepted`, `partially_accepted`).
 //! - [`render`]: the table for people and the JSON summary for machines.
 
 pub mod discover;
@@ -13,6 +14,7 @@ pub mod evaluate;
 pub mod expectation;
 pub mod render;
 pub mod runner;
+pub mod scores;
 
 pub use discover::{discover, discover_with_skips, DiscoverError, ReferenceSolution, Skipped};
 pub use evaluate::{diagnose, evaluate, Outcome};

@@ -73,7 +73,10 @@ pub fn render_table(summary: &Summary) -> String {
             [
                 format!("{}/{}", o.problem, o.name),
                 o.expected.label(),
-                o.got.to_string(),
+                match o.score {
+                    Some(p) => format!("{} {}", o.got, p.shown()),
+                    None => o.got.to_string(),
+                },
                 time_cell(o),
                 o.memory_kib.to_string(),
                 format!("{}/{}", o.tests_run, o.tests_total),

@@ -51,7 +51,8 @@ async fn judge_report<E: Executor>(judge: &Judge<E>, job: &Job, judged: &Problem
         Compiled::Done(report) => return report,
         Compiled::Ready { program, compile } => (program, compile),
     };
-    if !solution.expected.stops_at_first_failure() {
+    // A scoring problem's groups say which tests run (`on_reject`) and what the score is.
+    if !solution.expected.stops_at_first_failure() || judged.scoring().is_some() {
         return match judge
             .run_tests(judged, language, program, compile.clone(), || false)
             .await

@@ -50,6 +50,7 @@ pub fn shown(state: &AppState, caller: &Caller, view: Feedback, s: Submission) -
         s.compile = None;
         s.message = None;
         s.tests.clear();
+        s.groups.clear();
     }
     s
 }
