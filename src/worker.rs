@@ -9,6 +9,7 @@
 //! - [`pool`]: the judging half of a node (`serve` or `worker`): workers, heartbeat, stop.
 //! - [`node`]: the store a node opens (SQLite locked for it alone, or a shared PostgreSQL).
 //! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
+//! - [`catalog`]: [`Problems`], the problems by id, to which a package can be added.
 //! - [`refusals`]: logs once what the node's claims refuse (other package data).
 
 use std::collections::BTreeMap;
@@ -22,18 +23,16 @@ use crate::judge::{
     CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeMode, JudgeReport, Verdict,
 };
 use crate::metrics::Metrics;
-use crate::problem::Problem;
 use crate::store::{Claimed, Queue};
 
+pub mod catalog;
 pub mod heartbeat;
 pub mod node;
 pub mod pool;
 pub mod refusals;
 
+pub use catalog::Problems;
 pub use pool::{PoolSettings, WorkerPool};
-
-/// Loaded problems by id.
-pub type Problems = BTreeMap<String, Problem>;
 
 /// How long an idle worker sleeps before looking at the queue without being woken.
 const IDLE_POLL: Duration = Duration::from_secs(5);
@@ -147,7 +146,7 @@ async fn process<Q: Queue, E: Executor>(
             },
             Some(format!("problem {problem:?} is not loaded on this judge")),
         ),
-        Some(p) => match judge.compile(p, &language, source.into_bytes()).await {
+        Some(p) => match judge.compile(&p, &language, source.into_bytes()).await {
             Compiled::Done(report) => report,
             Compiled::Ready { program, compile } => {
                 if let Err(e) = ctx.queue.mark_running(id, attempt).await {
@@ -160,7 +159,7 @@ async fn process<Q: Queue, E: Executor>(
                     metrics.beat();
                     *shutdown.borrow()
                 };
-                match judge.run_tests(p, &language, program, compile, stop).await {
+                match judge.run_tests(&p, &language, program, compile, stop).await {
                     Ok(report) => report,
                     Err(Interrupted) => {
                         match ctx.queue.release(id, attempt).await {

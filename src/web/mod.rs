@@ -12,6 +12,7 @@
 //! - [`login`]: sign in and out.
 //! - [`home`]: the front page (`/`): contests running, upcoming and past, for anyone.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
+//! - [`admin_packages`]: the admin page's "Add a problem" form (a package upload).
 //! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
 //! - [`balloons`]: the jury's balloon list with its "delivered" marks.
 //! - [`notices`]: the live notice strip of a contest's pages (answers, announcements; the
@@ -22,6 +23,7 @@
 //!   (`server::services::contests`), the same functions the JSON API calls.
 
 pub mod admin;
+pub mod admin_packages;
 pub mod assets;
 pub mod balloons;
 pub mod clock;
@@ -85,5 +87,6 @@ pub fn routes() -> Router<AppState> {
         .route("/admin", get(admin::show))
         .route("/admin/users", post(admin::add))
         .route("/admin/users/import", post(admin::import))
+        .route("/admin/problems", post(admin_packages::add))
         .route("/admin/users/{name}/{action}", post(admin::set_state))
 }

@@ -34,3 +34,4 @@ mod contest_views;
 mod kattis_interactive;
 mod kattis_packages;
 mod kattis_team_messages;
+mod package_upload;

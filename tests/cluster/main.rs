@@ -11,3 +11,4 @@ mod node_daemons;
 mod postgres_contests;
 mod postgres_data;
 mod postgres_nodes;
+mod postgres_upload;

@@ -20,3 +20,4 @@ mod web_load;
 mod web_notices;
 mod web_pages;
 mod web_stderr;
+mod web_upload;

@@ -8,5 +8,6 @@ mod accounts;
 mod contests;
 mod gauges;
 mod nodes;
+mod packages;
 mod queue;
 mod submissions;

@@ -10,6 +10,7 @@ mod fair;
 mod groups;
 mod lease;
 mod notices;
+mod packages;
 mod queue;
 mod sample;
 mod test_texts;
