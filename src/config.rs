@@ -154,6 +154,21 @@ impl Default for QueueConfig {
 pub struct ProblemsConfig {
     /// Folder holding one package per problem.
     pub dir: PathBuf,
+    /// Largest package zip an admin may upload (`POST /api/problems`, the admin page), in KiB.
+    #[serde(default = "default_max_upload_kib")]
+    pub max_upload_kib: u64,
+    /// How often a node looks for packages uploaded through another node and for package
+    /// folders dropped in the problems folder, in milliseconds (0: never).
+    #[serde(default = "default_rescan_ms")]
+    pub rescan_ms: u64,
+}
+
+fn default_max_upload_kib() -> u64 {
+    64 * 1024
+}
+
+fn default_rescan_ms() -> u64 {
+    2000
 }
 
 /// Where contests are loaded from, and the bounds of their questions.

@@ -33,6 +33,8 @@
 //!   of `serve` and `worker` nodes.
 //! - [`node`]: this judging node's name and its own sandbox namespace (uids, box folder,
 //!   cgroup folder), so several nodes share one machine.
+//! - [`packages`]: packages added to a running judge: an upload or a dropped folder checked
+//!   and served, and another node's upload fetched from the database by its hash.
 //! - [`metrics`]: the Prometheus counters, gauges and histogram behind `GET /metrics`, one
 //!   registry per daemon.
 //! - [`grade`]: `sudojudge grade`: a class folder to a table, CSV and JSON, a re-run cache, and
@@ -55,6 +57,7 @@ pub mod judge;
 pub mod languages;
 pub mod metrics;
 pub mod node;
+pub mod packages;
 pub mod problem;
 pub mod sandbox;
 pub mod server;

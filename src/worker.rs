@@ -9,6 +9,7 @@
 //! - [`pool`]: the judging half of a node (`serve` or `worker`): workers, heartbeat, stop.
 //! - [`node`]: the store a node opens (SQLite locked for it alone, or a shared PostgreSQL).
 //! - [`heartbeat`]: renews the node's leases; on PostgreSQL, requeues dead nodes' claims.
+//! - [`catalog`]: [`Problems`], the problems by id, to which a package can be added.
 //! - [`refusals`]: logs once what the node's claims refuse (other package data).
 //! - `aside`: a rejudging's runs, claimed when no submission waits, their results stored
 //!   aside until the jury applies the rejudging.
@@ -28,15 +29,14 @@ use crate::problem::Problem;
 use crate::store::{Claimed, Queue, RejudgeQueue};
 
 mod aside;
+pub mod catalog;
 pub mod heartbeat;
 pub mod node;
 pub mod pool;
 pub mod refusals;
 
+pub use catalog::Problems;
 pub use pool::{PoolSettings, WorkerPool};
-
-/// Loaded problems by id.
-pub type Problems = BTreeMap<String, Problem>;
 
 /// How much each contest's submissions are judged, by contest id: replaced whole when the
 /// node's contests change (a contest made or edited at runtime, a contest file reloaded).

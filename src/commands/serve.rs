@@ -133,7 +133,7 @@ pub(super) fn prepare_judging(
         .into_iter()
         .map(|p| (p.id.clone(), p))
         .collect();
-    super::package_checks::check(config, problems.values())?;
+    super::package_checks::check(config, problems.values().iter().map(|p| &**p))?;
     Ok((sandbox_info, problems))
 }
 

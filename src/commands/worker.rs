@@ -4,11 +4,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use sudojudge::judge::{JudgeSettings, SandboxExecutor};
 use sudojudge::metrics::{Counted, Metrics};
 use sudojudge::node::{NodeIdentity, NodeName};
+use sudojudge::packages::sync::{spawn as spawn_rescan, upload_limits};
+use sudojudge::packages::PackageSync;
 use sudojudge::server::daemon::worker_count;
 use sudojudge::server::daemon::{load_contests, package_hashes};
 use sudojudge::server::services::contests::catalog;
@@ -67,7 +70,6 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
     }
     init_logging();
     let (_, problems) = prepare_judging(&config, &node)?;
-    let contests = load_contests(&config, &problems)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -86,22 +88,38 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
             let executor = SandboxExecutor::any(&config).context("setting up a sandbox slot")?;
             executors.push(Arc::new(Counted::judging(executor, metrics.clone())));
         }
+        let problems = Arc::new(problems);
+        let store = store.with_data(NodeData::new(package_hashes(&problems)));
+        // Packages uploaded while this node was down are fetched before the contests load.
+        let sync = Arc::new(PackageSync::new(
+            store.clone(),
+            Arc::clone(&problems),
+            config.problems.dir.clone(),
+            upload_limits(config.problems.max_upload_kib.saturating_mul(1024)),
+            None,
+        ));
+        sync.pass().await;
+        let contests = load_contests(&config, &problems)?;
         let hashes = package_hashes(&problems);
         // Contests made or edited at runtime: judged in their format's mode here too.
         let contests = Arc::new(contests);
-        let known: Vec<String> = problems.keys().cloned().collect();
-        catalog::load_database(&store, &contests, &known)
+        catalog::load_database(&store, &contests, &problems.keys())
             .await
             .context("reading the database's contests")?;
         tokio::spawn(catalog::follow_database(
             store.clone(),
             Arc::clone(&contests),
-            known,
+            Arc::clone(&problems),
         ));
-        let store = store.with_data(NodeData::new(hashes.clone()));
+        let (stop, stop_rx) = tokio::sync::watch::channel(false);
+        let rescan = spawn_rescan(
+            sync,
+            Duration::from_millis(config.problems.rescan_ms),
+            stop_rx,
+        );
         let pool = WorkerPool::start(
             store,
-            Arc::new(problems),
+            problems,
             executors,
             PoolSettings {
                 kind: NodeKind::Worker,
@@ -121,6 +139,10 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         let _ = std::io::stdout().flush();
         wait_for_signal().await?;
         tracing::info!("shutting down: no new work, in-flight submissions are requeued");
+        let _ = stop.send(true);
+        if let Some(rescan) = rescan {
+            let _ = rescan.await;
+        }
         pool.shutdown().await;
         anyhow::Ok(())
     })?;

@@ -147,6 +147,17 @@ impl<E: Executor> RunnerPool<E> {
         result
     }
 
+    /// Runs `f` on a free slot of the pool (`None`: none is free), for other sandboxed work
+    /// the custom-run slots share: an uploaded package's validators (blocking).
+    pub fn with_slot<R>(&self, f: impl FnOnce(&E) -> R) -> Option<R> {
+        let executor = self.slots.lock().ok()?.pop()?;
+        let result = f(&executor);
+        if let Ok(mut slots) = self.slots.lock() {
+            slots.push(executor);
+        }
+        Some(result)
+    }
+
     fn run_on(&self, executor: &E, language: &str, source: &[u8], stdin: &[u8]) -> RunResult {
         let program = match executor.compile(language, source) {
             Err(ExecutorError(cause)) => return system_error(format!("compile: {cause}")),

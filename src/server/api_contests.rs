@@ -130,7 +130,7 @@ pub async fn problem(
     Path((id, label)): Path<(String, String)>,
 ) -> ApiResult<Json<ProblemDetail>> {
     let p = view::problem(&state, &caller, &id, &label).await?;
-    Ok(Json(detail(p).await?))
+    Ok(Json(detail(&p).await?))
 }
 
 /// Unfreezes the (icpc) board: everyone sees every result (admins). Only once the freeze has

@@ -74,11 +74,7 @@ pub async fn get(
         "sandbox": *state.sandbox,
         "node": &*state.node,
         "version": version,
-        "data_hashes": state
-            .problems
-            .iter()
-            .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
-            .collect::<std::collections::BTreeMap<_, _>>(),
+        "data_hashes": state.problems.hashes(),
         "nodes": nodes,
     });
     if let Some(e) = error {

@@ -59,7 +59,7 @@ pub struct ProblemDetail {
     pub samples: Vec<Sample>,
 }
 
-fn summary(p: &Problem) -> ProblemSummary {
+pub(crate) fn summary(p: &Problem) -> ProblemSummary {
     ProblemSummary {
         id: p.id.clone(),
         title: p.title.clone(),
@@ -82,8 +82,9 @@ pub async fn list(State(state): State<AppState>, caller: Caller) -> Json<Vec<Pro
         state
             .problems
             .values()
+            .iter()
             .filter(|p| problem_visible(&state, &caller, &p.id))
-            .map(summary)
+            .map(|p| summary(p))
             .collect(),
     )
 }
@@ -107,7 +108,7 @@ pub async fn get(
         .get(&id)
         .filter(|p| problem_visible(&state, &caller, &p.id))
         .ok_or_else(|| ApiError::NotFound(format!("no problem {id:?}")))?;
-    Ok(Json(detail(p).await?))
+    Ok(Json(detail(&p).await?))
 }
 
 /// A problem with its statement and samples (also a contest's problem, by its label).

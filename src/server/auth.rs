@@ -9,6 +9,7 @@ use std::time::Instant;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::{AUTHORIZATION, HOST};
 use axum::http::request::Parts;
+use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -56,10 +57,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     }
 }
 
-/// The bearer token of a request: `None` without the header, `Some(None)` when it is there
-/// but is not a well-formed token.
-fn bearer(req: &Request) -> Option<Option<Token>> {
-    let value = req.headers().get(AUTHORIZATION)?;
+/// The bearer token of a request's headers: `None` without the header, `Some(None)` when it
+/// is there but is not a well-formed token.
+fn bearer_of(headers: &HeaderMap) -> Option<Option<Token>> {
+    let value = headers.get(AUTHORIZATION)?;
     let text = value.to_str().ok();
     Some(text.and_then(|t| {
         let (scheme, token) = t.trim().split_once(' ')?;
@@ -74,41 +75,11 @@ fn bearer(req: &Request) -> Option<Option<Token>> {
 /// session cookie) and stores it, with how it was proved ([`Credential`]), in the request's
 /// extensions.
 pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    // The header wins; the session cookie counts only on requests without one.
-    let presented = match bearer(&req) {
-        Some(token) => token.map(|t| (t, Credential::Bearer)),
-        None => session_token(req.headers()).map(|t| (t.clone(), Credential::Session(t))),
-    };
-    let mut caller = None;
-    if let Some((token, credential)) = presented {
-        let hash = token.hash();
-        match state.store.token_user(&hash).await {
-            Ok(Some(user)) => {
-                caller = Some(Caller::User(Identity {
-                    id: user.id,
-                    name: user.name,
-                    display_name: user.display_name,
-                    role: user.role,
-                }));
-                req.extensions_mut().insert(PresentedToken(hash));
-                req.extensions_mut().insert(credential);
-            }
-            Ok(None) => {}
-            // Fail closed, and let the handler answer (health says 503 itself).
-            Err(e) => tracing::error!(error = %e, "cannot check a token; treated as none"),
-        }
+    let (caller, proof) = caller_of(&state, req.headers()).await;
+    if let Some((hash, credential)) = proof {
+        req.extensions_mut().insert(PresentedToken(hash));
+        req.extensions_mut().insert(credential);
     }
-    let caller = match caller {
-        Some(c) => c,
-        None => match state.store.any_users().await {
-            Ok(users) if access::open_mode(state.auth.mode, users) => Caller::Open,
-            Ok(_) => Caller::Anonymous,
-            Err(e) => {
-                tracing::error!(error = %e, "cannot tell whether accounts exist; anonymous");
-                Caller::Anonymous
-            }
-        },
-    };
     // The open mode answers as the host: only to requests naming a loopback host, so a web
     // page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot act as the host.
     if caller == Caller::Open && !loopback_host(&req) {
@@ -122,6 +93,45 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
     }
     req.extensions_mut().insert(caller);
     next.run(req).await
+}
+
+/// The caller of `req` and, for a user, the token's hash and how it was presented: what
+/// [`identify`] stores, also asked before a package upload's large body is read.
+pub async fn caller_of(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> (Caller, Option<(TokenHash, Credential)>) {
+    // The header wins; the session cookie counts only on requests without one.
+    let presented = match bearer_of(headers) {
+        Some(token) => token.map(|t| (t, Credential::Bearer)),
+        None => session_token(headers).map(|t| (t.clone(), Credential::Session(t))),
+    };
+    if let Some((token, credential)) = presented {
+        let hash = token.hash();
+        match state.store.token_user(&hash).await {
+            Ok(Some(user)) => {
+                let caller = Caller::User(Identity {
+                    id: user.id,
+                    name: user.name,
+                    display_name: user.display_name,
+                    role: user.role,
+                });
+                return (caller, Some((hash, credential)));
+            }
+            Ok(None) => {}
+            // Fail closed, and let the handler answer (health says 503 itself).
+            Err(e) => tracing::error!(error = %e, "cannot check a token; treated as none"),
+        }
+    }
+    let caller = match state.store.any_users().await {
+        Ok(users) if access::open_mode(state.auth.mode, users) => Caller::Open,
+        Ok(_) => Caller::Anonymous,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot tell whether accounts exist; anonymous");
+            Caller::Anonymous
+        }
+    };
+    (caller, None)
 }
 
 /// Whether the host a request names (its `Host` header, and the authority of an absolute
@@ -276,7 +286,9 @@ mod tests {
             format!("Bearer {}", token.reveal()),
             format!("bearer  {} ", token.reveal()),
         ] {
-            let found = bearer(&with_header(&header)).flatten().expect("a token");
+            let found = bearer_of(with_header(&header).headers())
+                .flatten()
+                .expect("a token");
             assert!(found.hash().matches(&token.hash()));
         }
         for header in [
@@ -286,11 +298,11 @@ mod tests {
             token.reveal().to_string(),
         ] {
             assert!(
-                matches!(bearer(&with_header(&header)), Some(None)),
+                matches!(bearer_of(with_header(&header).headers()), Some(None)),
                 "{header}"
             );
         }
         let none = Request::builder().body(axum::body::Body::empty()).unwrap();
-        assert!(bearer(&none).is_none());
+        assert!(bearer_of(none.headers()).is_none());
     }
 }

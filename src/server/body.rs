@@ -25,6 +25,11 @@ use super::error::ApiError;
 /// closed (the client may then see a broken pipe).
 pub const DISCARD_LIMIT_BYTES: u64 = 32 << 20;
 
+/// Marks a request whose body may be as large as a package upload's: set only by the upload
+/// gate (`super::upload_gate`), once the caller is known to be an admin.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadAllowed;
+
 /// How large a body may be and how long the client has to send it.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimits {
@@ -32,6 +37,8 @@ pub struct BodyLimits {
     pub max_bytes: usize,
     /// Largest body of `POST /api/runs` (a source and a stdin).
     pub max_run_bytes: usize,
+    /// Largest body of an admin's package upload (a request the upload gate let through).
+    pub max_upload_bytes: usize,
     /// Time to receive the whole body.
     pub timeout: Duration,
 }
@@ -50,7 +57,10 @@ impl BodyLimits {
 /// 413 (after discarding the body) or 408 itself.
 pub async fn read_whole(limits: BodyLimits, req: Request, next: Next) -> Response {
     let (parts, body) = req.into_parts();
-    let max_bytes = limits.for_path(parts.uri.path());
+    let max_bytes = match parts.extensions.get::<UploadAllowed>() {
+        Some(_) => limits.max_upload_bytes,
+        None => limits.for_path(parts.uri.path()),
+    };
     let too_large = |len: String| {
         ApiError::TooLarge(format!(
             "request body of {len} bytes; the limit is {max_bytes} bytes"

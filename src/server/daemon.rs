@@ -14,8 +14,12 @@ use crate::contest::{self, Clock, SystemClock};
 use crate::judge::{CustomRun, Executor, ExecutorError, JudgeSettings, RunnerPool};
 use crate::metrics::{Counted, Metrics};
 use crate::node::NodeIdentity;
+use crate::packages::sync::{spawn as spawn_rescan, upload_limits, ProgramCheck};
+use crate::packages::PackageSync;
 use crate::store::NodeData;
 use crate::store::{AccountStore, DatabaseOwner, NodeKind, Queue, Store, StoreError, StoreNode};
+use crate::verify::data::DataFault;
+use crate::verify::programs::verify_programs;
 use crate::worker::node::open_store;
 use crate::worker::{PoolSettings, Problems, WorkerPool};
 
@@ -64,6 +68,7 @@ pub struct Daemon {
     pool: WorkerPool,
     store: Store,
     metrics: Metrics,
+    rescan: Option<JoinHandle<()>>,
     _owner: Option<DatabaseOwner>,
 }
 
@@ -82,7 +87,7 @@ pub fn worker_count(config: &Config) -> usize {
 /// start rather than vanish) on the contest clock (`[contests] clock_file`, else the system's).
 pub fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, DaemonError> {
     let dir = config.contests_dir();
-    let known: Vec<String> = problems.keys().cloned().collect();
+    let known: Vec<String> = problems.keys();
     let (loaded, errors) =
         contest::load_all(&dir, &known).map_err(|e| DaemonError::Contests(e.to_string()))?;
     if !errors.is_empty() {
@@ -109,10 +114,7 @@ pub fn load_contests(config: &Config, problems: &Problems) -> Result<Contests, D
 /// Each problem's data hash (hex), by problem id: what a node records in the nodes table,
 /// so hosts see at a glance which node judges with other data.
 pub fn package_hashes(problems: &Problems) -> BTreeMap<String, String> {
-    problems
-        .iter()
-        .map(|(id, p)| (id.clone(), p.data_hash.to_hex()))
-        .collect()
+    problems.hashes()
 }
 
 impl Daemon {
@@ -131,13 +133,22 @@ impl Daemon {
         E: Executor,
         F: FnMut(usize) -> Result<E, ExecutorError>,
     {
-        let contests = Arc::new(load_contests(config, &problems)?);
         let node = NodeIdentity::name_of(config);
         let (store, owner) = open_store(config, node.as_str()).await?;
+        let problems = Arc::new(problems);
         let store = store.with_data(NodeData::new(package_hashes(&problems)));
+        // Packages uploaded while this node was down are fetched before the contests load.
+        let mut packages = PackageSync::new(
+            store.clone(),
+            Arc::clone(&problems),
+            config.problems.dir.clone(),
+            upload_limits(config.problems.max_upload_kib.saturating_mul(1024)),
+            None,
+        );
+        packages.pass().await;
+        let contests = Arc::new(load_contests(config, &problems)?);
         let workers = worker_count(config);
         let settings = JudgeSettings::from_config(config);
-        let problems = Arc::new(problems);
         let wake = Arc::new(Notify::new());
         let (stop, stop_rx) = watch::channel(false);
         let metrics = Metrics::new(node.as_str());
@@ -152,7 +163,8 @@ impl Daemon {
             let e = make_executor(slot).map_err(|source| DaemonError::Executor { slot, source })?;
             run_slots.push(Arc::new(Counted::custom(e, metrics.clone())));
         }
-        let runner: Arc<dyn CustomRun> = Arc::new(RunnerPool::new(run_slots, config));
+        let run_pool = Arc::new(RunnerPool::new(run_slots, config));
+        let runner: Arc<dyn CustomRun> = Arc::clone(&run_pool) as Arc<dyn CustomRun>;
 
         let listener = tokio::net::TcpListener::bind(&config.server.listen)
             .await
@@ -208,6 +220,29 @@ impl Daemon {
             state.clone(),
             stop_rx.clone(),
         ));
+        let max_processes = config.sandbox.max_processes;
+        packages.set_programs(ProgramCheck {
+            run: Arc::new(move |p| {
+                run_pool
+                    .with_slot(|e| verify_programs(e, p, max_processes))
+                    .unwrap_or_else(|| {
+                        vec![DataFault {
+                            test: None,
+                            message: "no free sandbox slot to run the package's programs; \
+                                      try again"
+                                .into(),
+                        }]
+                    })
+            }),
+            permits: Arc::clone(&state.run_permits),
+        });
+        let packages = Arc::new(packages);
+        state.packages = Some(Arc::clone(&packages));
+        let rescan = spawn_rescan(
+            packages,
+            Duration::from_millis(config.problems.rescan_ms),
+            stop_rx.clone(),
+        );
         let app = super::app(state, pages);
         let descriptors = listener::raise_descriptor_limit();
         let limits = ConnectionLimits {
@@ -231,6 +266,7 @@ impl Daemon {
             pool,
             store,
             metrics,
+            rescan,
             _owner: owner,
         })
     }
@@ -263,6 +299,9 @@ impl Daemon {
             Ok(Ok(())) => {}
             Ok(Err(e)) => tracing::error!(error = %e, "HTTP server failed"),
             Err(e) => tracing::error!(error = %e, "HTTP server task failed"),
+        }
+        if let Some(rescan) = self.rescan {
+            let _ = rescan.await;
         }
         self.pool.shutdown().await;
         if let Ok(depth) = self.store.depth().await {

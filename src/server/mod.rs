@@ -15,6 +15,7 @@
 //! - [`session`]: the web pages' session cookie and CSRF tokens, checked on every
 //!   state-changing request that needs one.
 //! - [`feedback`]: what a caller's view shows of secret tests ([`Feedback`]).
+//! - [`upload_gate`]: a package upload's large body read only for an admin, one at a time.
 //! - [`body`]: request bodies read whole, bounded in size and time; refused ones discarded.
 //! - [`conditional`]: a body computed once sent gzip-compressed when accepted, 304 on its `ETag`.
 //! - [`listener`]: the accept loop: connection cap, header and write timeouts.
@@ -30,6 +31,7 @@ pub mod api_health;
 pub mod api_languages;
 pub mod api_metrics;
 pub mod api_nodes;
+pub mod api_packages;
 pub mod api_problems;
 pub mod api_rejudgings;
 pub mod api_runs;
@@ -49,6 +51,7 @@ pub mod openapi;
 pub mod services;
 pub mod session;
 pub mod state;
+pub mod upload_gate;
 
 use std::time::Duration;
 
@@ -74,7 +77,10 @@ const BODY_SLACK_BYTES: usize = 64 * 1024;
 fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
     vec![
         ("/api/health", get(api_health::get)),
-        ("/api/problems", get(api_problems::list)),
+        (
+            "/api/problems",
+            get(api_problems::list).post(api_packages::upload),
+        ),
         ("/api/languages", get(api_languages::list)),
         ("/api/problems/{id}", get(api_problems::get)),
         (
@@ -156,6 +162,7 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
     let body_limits = body::BodyLimits {
         max_bytes: 2 * state.max_source_bytes + BODY_SLACK_BYTES,
         max_run_bytes: 2 * (state.max_source_bytes + state.max_stdin_bytes) + BODY_SLACK_BYTES,
+        max_upload_bytes: state.max_upload_bytes + BODY_SLACK_BYTES,
         timeout: state.body_timeout,
     };
     let request_timeout = state.request_timeout;
@@ -177,11 +184,17 @@ pub fn app(state: AppState, pages: Router<AppState>) -> Router {
             state.clone(),
             current_contests,
         ))
-        .layer(DefaultBodyLimit::max(body_limits.max_run_bytes))
+        .layer(DefaultBodyLimit::max(
+            body_limits.max_run_bytes.max(body_limits.max_upload_bytes),
+        ))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             body::read_whole(body_limits, req, next)
         }))
         .layer(middleware::from_fn_with_state(state.clone(), run_line))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            upload_gate::gate,
+        ))
         .layer(middleware::from_fn(move |req: Request, next: Next| {
             time_limit(request_timeout, req, next)
         }))

@@ -44,6 +44,7 @@ impl Modify for BearerAuth {
         api_health::get,
         api_problems::list,
         api_problems::get,
+        super::api_packages::upload,
         api_languages::list,
         api_submissions::create,
         api_submissions::list,

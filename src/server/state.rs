@@ -26,6 +26,8 @@ pub struct AppState {
     pub languages: Arc<BTreeSet<String>>,
     /// Largest accepted source, in bytes.
     pub max_source_bytes: usize,
+    /// Largest uploaded package zip, in bytes (`[problems] max_upload_kib`).
+    pub max_upload_bytes: usize,
     /// Largest accepted stdin of a custom run, in bytes.
     pub max_stdin_bytes: usize,
     /// Poked after every new queued submission to wake an idle worker.
@@ -78,6 +80,11 @@ pub struct AppState {
     pub metrics: Metrics,
     /// The token a metrics scraper may send (`[metrics] token`).
     pub metrics_token: Option<Arc<str>>,
+    /// One package upload's body read at a time on this node (their bodies are large).
+    pub upload_line: Arc<Semaphore>,
+    /// Adds uploaded packages (`POST /api/problems`, the admin page's form); `None` in a
+    /// state that no daemon runs.
+    pub packages: Option<Arc<crate::packages::PackageSync>>,
     /// Becomes `true` when the daemon stops, so endless answers (the Contest API's event
     /// feed) end and the listener's graceful shutdown is not held; never, in a state that
     /// no daemon runs.
@@ -109,6 +116,7 @@ impl AppState {
             languages: Arc::new(config.languages.keys().cloned().collect()),
             max_source_bytes: kib(config.server.max_source_kib),
             max_stdin_bytes: kib(config.run.max_stdin_kib),
+            max_upload_bytes: kib(config.problems.max_upload_kib),
             wake,
             workers,
             sandbox: Arc::new(sandbox),
@@ -155,6 +163,8 @@ impl AppState {
                 .filter(|t| !t.is_empty())
                 .map(Arc::from),
             stopping: tokio::sync::watch::channel(false).1,
+            upload_line: Arc::new(Semaphore::new(1)),
+            packages: None,
         }
     }
 

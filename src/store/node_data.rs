@@ -5,24 +5,45 @@
 //! `submitted_data_hash`, so an admin can make stranded submissions judgeable again.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 /// A node's problem data hashes (hex, by problem id) and whether its claims refuse other data.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Clones share the hashes, so a problem the node loads while it runs ([`NodeData::insert`])
+/// reaches every clone of its store at once.
+#[derive(Debug, Clone)]
 pub struct NodeData {
-    hashes: Arc<BTreeMap<String, String>>,
-    json: Arc<str>,
+    shared: Arc<RwLock<Hashes>>,
     refuse_other_data: bool,
 }
+
+/// The hashes and their JSON, kept together.
+#[derive(Debug)]
+struct Hashes {
+    by_id: BTreeMap<String, String>,
+    json: String,
+}
+
+impl Hashes {
+    fn new(by_id: BTreeMap<String, String>) -> Hashes {
+        // A map of strings always serializes; the fallback only keeps this total.
+        let json = serde_json::to_string(&by_id).unwrap_or_else(|_| "{}".to_string());
+        Hashes { by_id, json }
+    }
+}
+
+impl PartialEq for NodeData {
+    fn eq(&self, other: &NodeData) -> bool {
+        self.refuse_other_data == other.refuse_other_data && self.hashes() == other.hashes()
+    }
+}
+
+impl Eq for NodeData {}
 
 impl NodeData {
     /// Data that refuses submissions made against other data (the rule on a shared database).
     pub fn new(hashes: BTreeMap<String, String>) -> NodeData {
-        // A map of strings always serializes; the fallback only keeps this total.
-        let json = serde_json::to_string(&hashes).unwrap_or_else(|_| "{}".to_string());
         NodeData {
-            hashes: Arc::new(hashes),
-            json: json.into(),
+            shared: Arc::new(RwLock::new(Hashes::new(hashes))),
             refuse_other_data: true,
         }
     }
@@ -39,25 +60,43 @@ impl NodeData {
         self.refuse_other_data
     }
 
-    /// The hashes by problem id.
-    pub fn hashes(&self) -> &BTreeMap<String, String> {
-        &self.hashes
+    fn read<T>(&self, f: impl FnOnce(&Hashes) -> T) -> T {
+        f(&self.shared.read().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The hashes by problem id (a copy: a problem loaded later is not in it).
+    pub fn hashes(&self) -> BTreeMap<String, String> {
+        self.read(|h| h.by_id.clone())
+    }
+
+    /// The hash of one problem, if the node has it.
+    pub fn hash_of(&self, problem: &str) -> Option<String> {
+        self.read(|h| h.by_id.get(problem).cloned())
+    }
+
+    /// Records the hash of a problem the node loaded while it runs (an uploaded package):
+    /// its claims take that problem's submissions from now on.
+    pub fn insert(&self, problem: &str, hash: &str) {
+        let mut h = self.shared.write().unwrap_or_else(|e| e.into_inner());
+        let mut by_id = std::mem::take(&mut h.by_id);
+        by_id.insert(problem.to_string(), hash.to_string());
+        *h = Hashes::new(by_id);
     }
 
     /// The hashes as a JSON object (problem id to hex), bound into SQL.
-    pub(super) fn json(&self) -> &str {
-        &self.json
+    pub(super) fn json(&self) -> String {
+        self.read(|h| h.json.clone())
     }
 
     /// The claim filter's parameter: the JSON object when claims refuse other data, `None`
     /// (claim anything) otherwise.
-    pub(super) fn claim_filter(data: Option<&NodeData>) -> Option<&str> {
+    pub(super) fn claim_filter(data: Option<&NodeData>) -> Option<String> {
         data.filter(|d| d.refuse_other_data).map(NodeData::json)
     }
 
     /// The rejudge's parameter: the JSON object whose entry for the submission's problem
     /// becomes its `submitted_data_hash` (`None`: keep the stored one).
-    pub(super) fn stamp(data: Option<&NodeData>) -> Option<&str> {
+    pub(super) fn stamp(data: Option<&NodeData>) -> Option<String> {
         data.map(NodeData::json)
     }
 }
@@ -124,11 +163,23 @@ mod tests {
     #[test]
     fn the_filter_is_off_when_claiming_anything() {
         let d = NodeData::new(map(&[("a", "11")]));
-        assert_eq!(NodeData::claim_filter(Some(&d)), Some(r#"{"a":"11"}"#));
+        assert_eq!(
+            NodeData::claim_filter(Some(&d)).as_deref(),
+            Some(r#"{"a":"11"}"#)
+        );
         let any = d.clone().claiming_anything();
         assert_eq!(NodeData::claim_filter(Some(&any)), None);
-        assert_eq!(NodeData::stamp(Some(&any)), Some(r#"{"a":"11"}"#));
+        assert_eq!(
+            NodeData::stamp(Some(&any)).as_deref(),
+            Some(r#"{"a":"11"}"#)
+        );
         assert_eq!(NodeData::claim_filter(None), None);
+        // A problem loaded later reaches every clone, and the filter with it.
+        any.insert("b", "22");
+        assert_eq!(
+            NodeData::claim_filter(Some(&d)).as_deref(),
+            Some(r#"{"a":"11","b":"22"}"#)
+        );
     }
 
     #[test]

@@ -67,14 +67,20 @@ struct ContestLine {
 
 /// What the page says after an action.
 #[derive(Default)]
-struct Outcome {
-    status: Option<StatusCode>,
-    notice: Option<String>,
-    error: Option<String>,
-    created: Vec<(String, String, String)>,
+pub(super) struct Outcome {
+    pub(super) status: Option<StatusCode>,
+    pub(super) notice: Option<String>,
+    pub(super) error: Option<String>,
+    pub(super) created: Vec<(String, String, String)>,
 }
 
-async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> WebResult {
+/// The admin page with what an action did.
+pub(super) async fn page(
+    state: &AppState,
+    caller: &Caller,
+    nav: Nav,
+    outcome: Outcome,
+) -> WebResult {
     let users = users::with_queued(state, caller)
         .await
         .map_err(|e| WebError::api(&nav, e))?;
@@ -118,7 +124,8 @@ async fn page(state: &AppState, caller: &Caller, nav: Nav, outcome: Outcome) -> 
     ))
 }
 
-fn admin_nav(caller: &Caller, nav: Nav) -> WebResult<Nav> {
+/// The page's navigation, once the caller is known to be an admin.
+pub(super) fn admin_nav(caller: &Caller, nav: Nav) -> WebResult<Nav> {
     allow(access::administer(caller), &nav, "/admin", String::new)?;
     Ok(nav)
 }

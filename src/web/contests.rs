@@ -424,7 +424,14 @@ async fn problem_page(
         clock: ClockBar::of(state, caller, id).await,
     };
     let action = format!("/contests/{id}/problems/{label}/submit");
-    Ok(ProblemPage::new(state, nav, p, Some(crumb), action, closed))
+    Ok(ProblemPage::new(
+        state,
+        nav,
+        &p,
+        Some(crumb),
+        action,
+        closed,
+    ))
 }
 
 /// `/contests/{id}/problems/{label}`.

@@ -12,6 +12,7 @@
 //! - [`login`]: sign in and out.
 //! - [`home`]: the front page (`/`): contests running, upcoming and past, for anyone.
 //! - [`problems`], [`submissions`], [`admin`]: the pages.
+//! - [`admin_packages`]: the admin page's "Add a problem" form (a package upload).
 //! - [`statement_pdf`]: the PDF a Kattis package ships beside a LaTeX statement.
 //! - [`rejudgings`]: the jury's rejudgings, their preview, apply and drop.
 //! - [`balloons`]: the jury's balloon list with its "delivered" marks.
@@ -24,6 +25,7 @@
 //!   (`server::services::contests`), the same functions the JSON API calls.
 
 pub mod admin;
+pub mod admin_packages;
 pub mod assets;
 pub mod balloons;
 pub mod clock;
@@ -104,5 +106,6 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/admin/users", post(admin::add))
         .route("/admin/users/import", post(admin::import))
+        .route("/admin/problems", post(admin_packages::add))
         .route("/admin/users/{name}/{action}", post(admin::set_state))
 }

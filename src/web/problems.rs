@@ -138,20 +138,21 @@ pub async fn list(State(state): State<AppState>, Visitor { caller, nav }: Visito
         problems: state
             .problems
             .values()
+            .iter()
             .filter(|p| problem_visible(&state, &caller, &p.id))
-            .map(ProblemView::of)
+            .map(|p| ProblemView::of(p))
             .collect(),
     })
 }
 
 /// The problem `id` if the caller may see it outside contests (a problem only in contests
 /// that have not opened is a 404, as in the API).
-fn visible<'a>(
-    state: &'a AppState,
+fn visible(
+    state: &AppState,
     caller: &Caller,
     nav: &Nav,
     id: &str,
-) -> WebResult<&'a Problem> {
+) -> WebResult<std::sync::Arc<Problem>> {
     state
         .problems
         .get(id)
@@ -174,7 +175,7 @@ pub async fn show(
         _ => None,
     };
     Ok(render(&ProblemPage::new(
-        &state, nav, p, None, action, closed,
+        &state, nav, &p, None, action, closed,
     )))
 }
 
@@ -188,7 +189,7 @@ pub async fn submit(
     let p = visible(&state, &caller, &nav, &id)?;
     let here = format!("/problems/{}", p.id);
     allow(access::submit(&caller), &nav, &here, String::new)?;
-    let page = ProblemPage::new(&state, nav, p, None, format!("{here}/submit"), None);
+    let page = ProblemPage::new(&state, nav, &p, None, format!("{here}/submit"), None);
     submit_source(&state, &caller, page, Target::Plain, form).await
 }
 

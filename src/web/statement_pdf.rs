@@ -25,8 +25,7 @@ pub async fn show(
         .problems
         .get(&id)
         .filter(|p| problem_visible(&state, &caller, &p.id))
-        .and_then(|p| p.kattis.as_ref())
-        .and_then(|k| k.statement_pdf.clone())
+        .and_then(|p| p.kattis.as_ref().and_then(|k| k.statement_pdf.clone()))
         .ok_or_else(missing)?;
     let size = tokio::fs::metadata(&pdf)
         .await

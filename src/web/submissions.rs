@@ -187,6 +187,7 @@ pub async fn list(
         problems: state
             .problems
             .keys()
+            .iter()
             .filter(|p| problem_visible(&state, &caller, p))
             .map(|p| (p.clone(), *p == filter.problem))
             .collect(),
@@ -307,12 +308,8 @@ pub fn clip(text: &str, max: usize) -> (String, bool) {
 }
 
 async fn sample_data(state: &AppState, problem: &str, test: &str) -> Option<SampleData> {
-    let case = state
-        .problems
-        .get(problem)?
-        .tests
-        .iter()
-        .find(|t| t.name == test)?;
+    let package = state.problems.get(problem)?;
+    let case = package.tests.iter().find(|t| t.name == test)?;
     let read = |p: std::path::PathBuf| async move {
         let bytes = tokio::fs::read(&p).await.ok()?;
         let text = String::from_utf8_lossy(&bytes);

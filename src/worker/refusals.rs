@@ -43,10 +43,10 @@ impl Refusals {
             }
         };
         for g in &fresh {
-            let own = store
-                .data()
-                .and_then(|d| d.hashes().get(&g.problem))
-                .map_or("none (the problem is not loaded here)", String::as_str);
+            let own = store.data().and_then(|d| d.hash_of(&g.problem));
+            let own = own
+                .as_deref()
+                .unwrap_or("none (the problem is not loaded here)");
             let submitted = g.submitted_data_hash.as_deref().unwrap_or("none");
             let able: Vec<&str> = nodes
                 .iter()

@@ -397,7 +397,7 @@ async fn an_icpc_contest_submission_stops_at_its_first_failing_test() {
 async fn results_record_the_data_they_were_judged_with_and_count_in_the_metrics() {
     let dir = tempfile::tempdir().unwrap();
     let (store, ctx, stop, handles) = setup(dir.path(), Duration::ZERO, 1).await;
-    let local = ctx.problems["p"].data_hash.to_hex();
+    let local = ctx.problems.get("p").unwrap().data_hash.to_hex();
     let other = "f".repeat(64);
     let mut ids = Vec::new();
     for submitted in [Some(local.clone()), Some(other.clone()), None] {

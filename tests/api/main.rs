@@ -36,4 +36,5 @@ mod kattis_interactive;
 mod kattis_packages;
 mod kattis_scoring;
 mod kattis_team_messages;
+mod package_upload;
 mod rejudgings;

@@ -13,3 +13,4 @@ mod postgres_contests;
 mod postgres_data;
 mod postgres_nodes;
 mod postgres_rejudgings;
+mod postgres_upload;

@@ -23,3 +23,4 @@ mod web_pages;
 mod web_rejudgings;
 mod web_scoring;
 mod web_stderr;
+mod web_upload;

@@ -155,6 +155,7 @@ pub async fn log(
         .enumerate()
         .map(|(n, p)| {
             let pkg = state.problems.get(&p.problem);
+            let pkg = pkg.as_deref();
             ProblemInfo {
                 label: p.label.to_string(),
                 name: pkg.map_or_else(|| p.problem.clone(), |x| x.title.clone()),

@@ -6,6 +6,7 @@
 //!
 //! - [`submissions`]: submitting (with the queue's bounds), reading, listing and rejudging
 //!   submissions.
+//! - [`packages`]: an admin's package upload (API and admin page).
 //! - [`login`]: signing in (the login limits and the password check) and out.
 //! - [`users`]: the accounts an admin manages (add, disable, cancel a user's queue).
 //! - [`queue`]: the queue, the nodes and the store's health, for `/api/health`, `/metrics`,
@@ -17,6 +18,7 @@
 pub mod contests;
 pub mod groups;
 pub mod login;
+pub mod packages;
 pub mod queue;
 pub mod submissions;
 pub mod users;

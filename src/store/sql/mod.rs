@@ -11,6 +11,7 @@ mod fair_claim;
 mod gauges;
 pub(super) mod group_commit;
 mod nodes;
+mod packages;
 mod queue;
 mod rejudgings;
 mod submissions;

@@ -377,6 +377,7 @@ impl Queue for Store {
             .fetch_optional(&mut *tx)
             .await?;
             let stamp = NodeData::stamp(self.data());
+            let stamp = stamp.as_deref();
             let outcome = match status.as_deref().map(Status::parse) {
                 None => RejudgeOutcome::NotFound,
                 Some(Some(Status::Queued)) => {

@@ -11,6 +11,7 @@ mod group_commit;
 mod groups;
 mod lease;
 mod notices;
+mod packages;
 mod queue;
 mod queue_owners;
 mod rejudgings;

@@ -18,6 +18,7 @@ use std::time::{Duration, SystemTime};
 use crate::contest::{self, edit, Contest};
 use crate::server::state::AppState;
 use crate::store::{ContestDefStore, Store, StoreError};
+use crate::worker::Problems;
 
 use super::loaded::{Contests, SourceRead};
 
@@ -91,8 +92,10 @@ pub const WORKER_POLL: Duration = Duration::from_secs(2);
 
 /// Keeps a judge-only node's contests (and so its workers' judge modes) current with the
 /// database, every [`WORKER_POLL`], until the process ends.
-pub async fn follow_database(store: Store, contests: Arc<Contests>, known: Vec<String>) {
+pub async fn follow_database(store: Store, contests: Arc<Contests>, problems: Arc<Problems>) {
     loop {
+        // Read each pass: a package uploaded to another node arrives here while we run.
+        let known = problems.keys();
         let current = store.defs_version().await;
         match current {
             Ok(v) if contests.db_version() != Some(v) => {
@@ -109,7 +112,7 @@ pub async fn follow_database(store: Store, contests: Arc<Contests>, known: Vec<S
 
 /// The problem ids this node has.
 pub fn known_problems(state: &AppState) -> Vec<String> {
-    state.problems.keys().cloned().collect()
+    state.problems.keys()
 }
 
 /// What identifies the folder's contest files as they are on disk.

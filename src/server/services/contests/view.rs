@@ -245,12 +245,12 @@ pub async fn start(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Con
 }
 
 /// The package of the problem `label` of contest `id`, if the caller may see it.
-pub async fn problem<'a>(
-    state: &'a AppState,
+pub async fn problem(
+    state: &AppState,
     caller: &Caller,
     id: &str,
     label: &str,
-) -> ApiResult<&'a crate::problem::Problem> {
+) -> ApiResult<std::sync::Arc<crate::problem::Problem>> {
     allow(access::read_contest(caller), String::new)?;
     let c = find(state, id)?;
     let c = &*c;
