@@ -121,6 +121,7 @@ fn ten_tests() -> JudgeReport {
             message: None,
             stderr_tail: None,
             team_message: None,
+            score: None,
         })
         .collect();
     let compile = CompileInfo {

@@ -25,7 +25,6 @@ use crate::judge::{
     CompileInfo, Compiled, Executor, Interrupted, Judge, JudgeMode, JudgeReport, Verdict,
 };
 use crate::metrics::Metrics;
-use crate::problem::Problem;
 use crate::store::{Claimed, Queue, RejudgeQueue};
 
 mod aside;
@@ -269,7 +268,7 @@ async fn judge_source<Q, E: Executor>(
             },
             Some(format!("problem {problem:?} is not loaded on this judge")),
         ),
-        Some(p) => match judge.compile(p, s.language, s.source.into_bytes()).await {
+        Some(p) => match judge.compile(&p, s.language, s.source.into_bytes()).await {
             Compiled::Done(report) => report,
             Compiled::Ready { program, compile } => {
                 running.await;
@@ -280,7 +279,7 @@ async fn judge_source<Q, E: Executor>(
                     metrics.beat();
                     *shutdown.borrow()
                 };
-                match judge.run_tests(p, s.language, program, compile, stop).await {
+                match judge.run_tests(&p, s.language, program, compile, stop).await {
                     Ok(report) => report,
                     Err(Interrupted) => return None,
                 }

@@ -8,16 +8,15 @@ use crate::worker::Problems;
 
 /// `s` with its groups' results, when its problem is a scoring one and it is judged.
 pub fn with_groups(problems: &Problems, mut s: Submission) -> Submission {
-    let Some(scoring) = problems
-        .get(&s.problem)
-        .and_then(|p| p.scoring().map(|sc| (p, sc)))
-    else {
+    let Some(problem) = problems.get(&s.problem) else {
+        return s;
+    };
+    let Some(scoring) = problem.scoring() else {
         return s;
     };
     if s.status != Status::Done || s.tests.is_empty() {
         return s;
     }
-    let (problem, scoring) = scoring;
     let mut outcomes: Vec<Option<TestOutcome>> = vec![None; problem.tests.len()];
     for t in &s.tests {
         // A test the package no longer has (rejudged data) counts for no group.

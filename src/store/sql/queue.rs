@@ -247,7 +247,7 @@ impl Queue for Store {
                 sqlx::query(plan).execute(&mut *tx).await?;
             }
             let candidate: Option<i64> = sqlx::query_scalar(&fair_claim::candidate(db))
-                .bind(filter)
+                .bind(filter.clone())
                 .fetch_optional(&mut *tx)
                 .await?;
             let Some(candidate) = candidate else {

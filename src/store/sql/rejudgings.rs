@@ -189,7 +189,7 @@ impl RejudgingStore for Store {
             for only in one_each {
                 runs += sqlx::query(&insert)
                     .bind(id)
-                    .bind(stamp)
+                    .bind(stamp.clone())
                     .bind(&new.contest)
                     .bind(&new.label)
                     .bind(only)
