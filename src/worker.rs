@@ -250,10 +250,7 @@ async fn judge_source<Q, E: Executor>(
     s: Source<'_>,
     running: impl std::future::Future<Output = ()>,
 ) -> Option<JudgeReport> {
-    let mode = s
-        .contest
-        .and_then(|c| ctx.modes.get(c))
-        .unwrap_or_default();
+    let mode = s.contest.and_then(|c| ctx.modes.get(c)).unwrap_or_default();
     let judge = &judge.clone().with_mode(mode);
     let problem = s.problem;
     let mut report = match ctx.problems.get(problem) {
@@ -279,7 +276,10 @@ async fn judge_source<Q, E: Executor>(
                     metrics.beat();
                     *shutdown.borrow()
                 };
-                match judge.run_tests(&p, s.language, program, compile, stop).await {
+                match judge
+                    .run_tests(&p, s.language, program, compile, stop)
+                    .await
+                {
                     Ok(report) => report,
                     Err(Interrupted) => return None,
                 }
