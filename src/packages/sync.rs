@@ -20,12 +20,15 @@ use crate::store::{NewPackage, PackageStore, Store, StoreNode};
 use crate::verify::data::DataFault;
 use crate::worker::Problems;
 
+/// Runs a package's programs over its data and returns every fault they find (blocking).
+pub type RunPrograms = dyn Fn(&Problem) -> Vec<DataFault> + Send + Sync;
+
 /// A node's way to run a package's programs (input validators, an output validator over the
 /// answers) in its sandbox: the check and the permits of the slots it runs on.
 #[derive(Clone)]
 pub struct ProgramCheck {
     /// Every fault the programs find (blocking).
-    pub run: Arc<dyn Fn(&Problem) -> Vec<DataFault> + Send + Sync>,
+    pub run: Arc<RunPrograms>,
     /// Taken before `run`, so it never takes a slot a custom run holds.
     pub permits: Arc<Semaphore>,
 }
