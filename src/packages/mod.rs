@@ -3,7 +3,7 @@
 //! from the database. Each is checked as `serve` checks packages at start before it is
 //! served, and a package that fails leaves nothing behind.
 //!
-//! - [`stage`]: a zip to a loaded, checked package in a staging folder, then moved into the
+//! - [`mod@stage`]: a zip to a loaded, checked package in a staging folder, then moved into the
 //!   problems folder (the safe extraction of [`crate::archive`], shared with `grade`).
 //! - [`sync`]: what a node does every few seconds: fetch the stored packages it lacks, pick
 //!   up dropped folders, and serve them (its problems, its claim filter, its `nodes` row).

@@ -1,7 +1,7 @@
 //! `POST /admin/problems`: the admin page's "Add a problem" form (a package zip, an optional
 //! id), over the same service as `POST /api/problems`. The body was let through by the upload
 //! gate (admins only, one at a time) and bounded by `[problems] max_upload_kib`; here at most
-//! [`MAX_FIELDS`] fields are read.
+//! `MAX_FIELDS` fields are read.
 
 use axum::extract::{Multipart, State};
 

@@ -6,6 +6,7 @@
 //! written once, in `store/sql/`.
 
 mod dialect;
+pub(crate) mod group;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,8 +18,8 @@ use tokio::sync::Notify;
 use super::lease::Lease;
 use super::location::Location;
 use super::node_data::NodeData;
-use super::sql::group_commit::GroupCommit;
 use super::StoreError;
+use group::GroupCell;
 
 /// The channel `enqueue` notifies and idle nodes listen on.
 pub(super) const QUEUE_CHANNEL: &str = "sudojudge_queue";
@@ -34,8 +35,8 @@ pub struct PgStore {
     pub(super) lease: Lease,
     pub(super) data: Option<NodeData>,
     url: String,
-    /// The batching task of `enqueue_bounded` (none in the task's own store).
-    pub(super) group: Option<GroupCommit>,
+    /// The batching task of `enqueue_bounded`, started by the first one.
+    pub(super) group: GroupCell,
 }
 
 impl PgStore {
@@ -57,15 +58,23 @@ impl PgStore {
             .run(&pool)
             .await
             .map_err(StoreError::Migrate)?;
-        let mut store = PgStore {
+        let store = PgStore {
             pool,
             lease,
             data: None,
             url: url.to_string(),
-            group: None,
+            group: GroupCell::default(),
         };
-        store.group = Some(GroupCommit::start(super::Store::Postgres(store.clone())));
         Ok(store)
+    }
+
+    /// This store with a group commit cell of its own: the group commit task's, which must
+    /// not keep itself alive.
+    pub(super) fn without_group(&self) -> PgStore {
+        PgStore {
+            group: GroupCell::default(),
+            ..self.clone()
+        }
     }
 
     /// This store with `data`: claims refuse other data if it says so, rejudges record it.

@@ -7,60 +7,25 @@
 //! requests waiting are bounded ([`WAITING`]): past that, a request waits for room (a flood
 //! cannot grow memory). SQLite's one writer gains nothing from this and inserts directly.
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use super::queue::insert_bounded;
+use super::insert_bounded::insert_bounded;
 use crate::store::any::each;
 use crate::store::dialect::Dialect;
-use crate::store::model::{Enqueued, NewSubmission, QueueBounds};
-use crate::store::{Store, StoreError};
-
-/// Requests waiting for a batch at most (each holds its submission, up to the source limit).
-const WAITING: usize = 256;
+use crate::store::model::Enqueued;
+use crate::store::postgres::group::{GroupCommit, Request};
+use crate::store::{PgStore, Store, StoreError};
 
 /// Requests in one transaction at most.
 const BATCH: usize = 64;
 
-/// One request: what to store, under which bounds, and where its outcome goes.
-struct Request {
-    new: NewSubmission,
-    bounds: QueueBounds,
-    reply: oneshot::Sender<Result<Enqueued, StoreError>>,
-}
-
-/// The handle of the batching task; the task ends when the last handle is dropped.
-#[derive(Debug, Clone)]
-pub(crate) struct GroupCommit {
-    requests: mpsc::Sender<Request>,
-}
-
-impl GroupCommit {
-    /// Starts the task, storing through `store` (a store without a group commit of its own,
-    /// so the task does not keep itself alive).
-    pub(crate) fn start(store: Store) -> GroupCommit {
-        let (requests, waiting) = mpsc::channel(WAITING);
-        tokio::spawn(run(store, waiting));
-        GroupCommit { requests }
-    }
-
-    /// [`crate::store::Queue::enqueue_bounded`] through the next batch; `Err(new)` when the
-    /// task is gone (its runtime ended) before taking the request, for the caller to store
-    /// it directly.
-    pub(crate) async fn enqueue(
-        &self,
-        new: NewSubmission,
-        bounds: QueueBounds,
-    ) -> Result<Result<Enqueued, StoreError>, NewSubmission> {
-        let (reply, outcome) = oneshot::channel();
-        let request = Request { new, bounds, reply };
-        if let Err(refused) = self.requests.send(request).await {
-            return Err(refused.0.new);
-        }
-        // Taken but not answered: the task ended with the runtime, mid-batch.
-        Ok(outcome
-            .await
-            .unwrap_or(Err(StoreError::Query(sqlx::Error::WorkerCrashed))))
-    }
+/// The group commit of `pg`, started on first use (in the runtime of that first request).
+pub(super) fn of(pg: &PgStore) -> &GroupCommit {
+    pg.group.get_or_init(|| {
+        let (handle, waiting) = GroupCommit::channel();
+        tokio::spawn(run(Store::Postgres(pg.without_group()), waiting));
+        handle
+    })
 }
 
 async fn run(store: Store, mut waiting: mpsc::Receiver<Request>) {

@@ -14,7 +14,9 @@ use crate::store::node_data::NodeData;
 use crate::store::queue::Queue;
 use crate::store::result_rows::insert_statements;
 use crate::store::sql::fair_claim;
-use crate::store::{PgStore, Store, StoreError, StoreNode};
+use crate::store::sql::group_commit;
+use crate::store::sql::insert_bounded::insert_bounded;
+use crate::store::{Store, StoreError, StoreNode};
 
 /// A new submission, queued.
 const INSERT: &str =
@@ -30,49 +32,6 @@ pub(super) const INSERT_BOUNDED: &str =
        AND (CAST($7 AS BIGINT) IS NULL OR (SELECT COALESCE(SUM(queued), 0) FROM queue_owners
                                            WHERE owner = $4) < $7)
      RETURNING id";
-
-/// A bounded insert (`Queue::enqueue_bounded`) in the write transaction `$tx` of `$db`,
-/// evaluating to its [`Enqueued`] (`?` leaves the enclosing function); the caller notifies
-/// and commits. Shared by the direct path and the group commit's batches.
-macro_rules! insert_bounded {
-    ($db:ident, $tx:ident, $new:expr, $bounds:expr) => {{
-        let (new, bounds): (&$crate::store::NewSubmission, $crate::store::QueueBounds) =
-            ($new, $bounds);
-        let per_user = match (new.owner, bounds.per_user) {
-            (Some(owner), Some(n)) => {
-                $db.lock(&mut $tx, &format!("queued/{owner}")).await?;
-                Some(i64::try_from(n).unwrap_or(i64::MAX))
-            }
-            _ => None,
-        };
-        let id: Option<i64> = sqlx::query_scalar($crate::store::sql::queue::INSERT_BOUNDED)
-            .bind(&new.problem)
-            .bind(&new.language)
-            .bind(&new.source)
-            .bind(new.owner)
-            .bind(&new.data_hash)
-            .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
-            .bind(per_user)
-            .fetch_optional(&mut *$tx)
-            .await?;
-        match (id, new.owner, per_user) {
-            (Some(id), _, _) => $crate::store::Enqueued::Stored(id),
-            (None, Some(owner), Some(n)) => {
-                let mine: i64 = sqlx::query_scalar($crate::store::queue::OWNER_QUEUED)
-                    .bind(owner)
-                    .fetch_one(&mut *$tx)
-                    .await?;
-                if mine >= n {
-                    $crate::store::Enqueued::OwnerFull
-                } else {
-                    $crate::store::Enqueued::QueueFull
-                }
-            }
-            (None, _, _) => $crate::store::Enqueued::QueueFull,
-        }
-    }};
-}
-pub(super) use insert_bounded;
 
 /// What a rejudge sets: queued again without results, its new `submitted_data_hash` from
 /// the node's data (`$1`, [`Dialect::stamp`]).
@@ -206,9 +165,7 @@ impl Queue for Store {
         bounds: QueueBounds,
     ) -> Result<Enqueued, StoreError> {
         let new = match self {
-            Store::Postgres(PgStore {
-                group: Some(group), ..
-            }) => match group.enqueue(new, bounds).await {
+            Store::Postgres(pg) => match group_commit::of(pg).enqueue(new, bounds).await {
                 Ok(outcome) => return outcome,
                 Err(stopped) => stopped,
             },
