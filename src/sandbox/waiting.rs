@@ -42,13 +42,16 @@ impl BoxShape {
     /// The shape `spec` asks for, if a waiting box can serve it: an isolated run with the
     /// standard `/dev` and a file system of its own for `/box`.
     pub(super) fn of(spec: &BoxSpec, taken: &FromJudge) -> Option<BoxShape> {
-        (spec.isolate && spec.devices == Devices::Standard && taken.box_fs.is_some()).then(|| {
-            BoxShape {
+        // An interactive run's pipes (`taken.pipes`) go to a box made for the run: in a
+        // waiting box the validator was left waiting for the submission's output.
+        let plain = taken.pipes.is_none();
+        (spec.isolate && spec.devices == Devices::Standard && taken.box_fs.is_some() && plain).then(
+            || BoxShape {
                 root_dir: spec.root_dir.clone(),
                 tmp_size_mb: spec.tmp_size_mb,
                 inodes: spec.inodes,
-            }
-        })
+            },
+        )
     }
 }
 

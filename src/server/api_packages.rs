@@ -28,7 +28,7 @@ pub struct UploadQuery {
 /// nothing of it is kept. A served id is never replaced (409).
 #[utoipa::path(post, path = "/api/problems", operation_id = "upload_problem", tag = "problems",
     params(UploadQuery),
-    request_body(content = Vec<u8>, content_type = "application/zip", description = "the package zip"),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "the package zip (sent as application/zip or application/octet-stream)"),
     responses(
         (status = 201, description = "the problem, served from now on", body = ProblemSummary),
         (status = 401, description = "sign in first", body = ErrorBody),
