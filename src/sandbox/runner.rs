@@ -123,7 +123,7 @@ impl Sandbox {
         } else {
             None
         };
-        stale::remove_stale(&config.box_root, cgroups.as_ref(), slot);
+        stale::remove_stale(&config.box_root, cgroups.as_ref());
         let template = config.box_root.join(format!("{name}.root"));
         std::fs::DirBuilder::new()
             .mode(0o755)

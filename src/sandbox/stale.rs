@@ -12,19 +12,21 @@ fn pid_alive(pid: i32) -> bool {
             || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH))
 }
 
-/// Owner pid of a `slot{N}-{pid}-...` name.
-fn owner_pid(name: &str, slot: u32) -> Option<i32> {
-    name.strip_prefix(&format!("slot{slot}-"))?
-        .split('-')
-        .next()?
-        .parse()
-        .ok()
+/// Owner pid of a `slot{N}-{pid}-...` name, whatever its slot.
+fn owner_pid(name: &str) -> Option<i32> {
+    let (slot, rest) = name.strip_prefix("slot")?.split_once('-')?;
+    if slot.is_empty() || !slot.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    rest.split('-').next()?.parse().ok()
 }
 
-/// Removes box folders and cgroups of this slot, and compiled programs of any slot, left by
-/// a judge process that died (kill -9, a crash).
-pub(super) fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>, slot: u32) {
-    let stale = |name: &str| owner_pid(name, slot).is_some_and(|pid| !pid_alive(pid));
+/// Removes box folders, cgroups and compiled programs of any slot left by a judge process
+/// that died (kill -9, a crash). Any slot, not only the one being opened: the dead judge's
+/// slot numbers may go to nodes with other box folders and cgroups, which would never sweep
+/// them.
+pub(super) fn remove_stale(box_root: &std::path::Path, cgroups: Option<&CgroupManager>) {
+    let stale = |name: &str| owner_pid(name).is_some_and(|pid| !pid_alive(pid));
     let orphan_program =
         |name: &str| boxdir::program_dir_owner(name).is_some_and(|pid| !pid_alive(pid));
     if let Ok(dir) = std::fs::read_dir(box_root) {
@@ -62,10 +64,12 @@ mod tests {
 
     #[test]
     fn owner_pid_parses_slot_names() {
-        assert_eq!(owner_pid("slot3-1234-0-7", 3), Some(1234));
-        assert_eq!(owner_pid("slot3-1234-0", 3), Some(1234));
-        assert_eq!(owner_pid("slot31-1234-0", 3), None);
-        assert_eq!(owner_pid("other", 3), None);
+        assert_eq!(owner_pid("slot3-1234-0-7"), Some(1234));
+        assert_eq!(owner_pid("slot3-1234-0"), Some(1234));
+        assert_eq!(owner_pid("slot31-1234-0.root"), Some(1234));
+        assert_eq!(owner_pid("slot-1234-0"), None);
+        assert_eq!(owner_pid("slotx-1234-0"), None);
+        assert_eq!(owner_pid("other"), None);
         assert!(pid_alive(std::process::id() as i32));
     }
 }
