@@ -1,6 +1,17 @@
 //! The bounded insert of one submission, shared by `enqueue_bounded`'s direct path
 //! (`queue.rs`) and the group commit's batches (`group_commit.rs`).
 
+/// A new submission, queued, if fewer than `$6` are queued and, when `$7` is set, fewer
+/// than `$7` of the owner's (`$4`): the counts (`queue_owners`, O(owners)) and the insert
+/// are one statement.
+pub(crate) const INSERT_BOUNDED: &str =
+    "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
+     SELECT $1, $2, $3, $4, $5
+     WHERE (SELECT COALESCE(SUM(queued), 0) FROM queue_owners) < $6
+       AND (CAST($7 AS BIGINT) IS NULL OR (SELECT COALESCE(SUM(queued), 0) FROM queue_owners
+                                           WHERE owner = $4) < $7)
+     RETURNING id";
+
 /// A bounded insert (`Queue::enqueue_bounded`) in the write transaction `$tx` of `$db`,
 /// evaluating to its [`Enqueued`] (`?` leaves the enclosing function); the caller notifies
 /// and commits. Shared by the direct path and the group commit's batches.
@@ -15,16 +26,17 @@ macro_rules! insert_bounded {
             }
             _ => None,
         };
-        let id: Option<i64> = sqlx::query_scalar($crate::store::sql::queue::INSERT_BOUNDED)
-            .bind(&new.problem)
-            .bind(&new.language)
-            .bind(&new.source)
-            .bind(new.owner)
-            .bind(&new.data_hash)
-            .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
-            .bind(per_user)
-            .fetch_optional(&mut *$tx)
-            .await?;
+        let id: Option<i64> =
+            sqlx::query_scalar($crate::store::sql::insert_bounded::INSERT_BOUNDED)
+                .bind(&new.problem)
+                .bind(&new.language)
+                .bind(&new.source)
+                .bind(new.owner)
+                .bind(&new.data_hash)
+                .bind(i64::try_from(bounds.max_queued).unwrap_or(i64::MAX))
+                .bind(per_user)
+                .fetch_optional(&mut *$tx)
+                .await?;
         match (id, new.owner, per_user) {
             (Some(id), _, _) => $crate::store::Enqueued::Stored(id),
             (None, Some(owner), Some(n)) => {

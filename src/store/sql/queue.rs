@@ -23,16 +23,6 @@ const INSERT: &str =
     "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
      VALUES ($1, $2, $3, $4, $5) RETURNING id";
 
-/// [`INSERT`] if fewer than `$6` are queued and, when `$7` is set, fewer than `$7` of the
-/// owner's (`$4`): the counts (`queue_owners`, O(owners)) and the insert are one statement.
-pub(super) const INSERT_BOUNDED: &str =
-    "INSERT INTO submissions (problem, language, source, user_id, submitted_data_hash)
-     SELECT $1, $2, $3, $4, $5
-     WHERE (SELECT COALESCE(SUM(queued), 0) FROM queue_owners) < $6
-       AND (CAST($7 AS BIGINT) IS NULL OR (SELECT COALESCE(SUM(queued), 0) FROM queue_owners
-                                           WHERE owner = $4) < $7)
-     RETURNING id";
-
 /// What a rejudge sets: queued again without results, its new `submitted_data_hash` from
 /// the node's data (`$1`, [`Dialect::stamp`]).
 pub(super) fn requeued(db: &impl Dialect) -> String {
