@@ -5,28 +5,10 @@
 //! validator's `score.txt` is the test's score.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use crate::fixtures::{config, kattis};
-
-fn verify(config: &Path, packages: &[&Path]) -> (Output, serde_json::Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
-        .arg("--config")
-        .arg(config)
-        .args(["verify", "--json"])
-        .args(packages)
-        .env_remove("SUDOJUDGE_CONFIG")
-        .output()
-        .expect("the binary runs");
-    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON ({e}): stdout {} stderr {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out, json)
-}
+use crate::kattis_verify::verify;
 
 fn solution<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     json["submissions"]["submissions"]

@@ -8,7 +8,8 @@ use std::process::{Command, Output};
 
 use crate::fixtures::{config, kattis};
 
-fn verify(config: &Path, packages: &[&Path]) -> (Output, serde_json::Value) {
+/// `sudojudge verify --json PACKAGES...` under `config`: its output and the JSON it printed.
+pub fn verify(config: &Path, packages: &[&Path]) -> (Output, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))
         .arg("--config")
         .arg(config)
