@@ -3,6 +3,7 @@
 //! compiled as, and a contest's `languages = [...]` refuses the others with the reason, on
 //! the API and on the web form alike.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{contests, daemon, web};
 
 use contests::{at, code, start};
@@ -10,22 +11,18 @@ use daemon::fixture;
 use serde_json::json;
 
 /// fixed from T0 for 5 hours, anyone, C++98 and C (C17) only, as a contest of the era would.
-const ERA: &str = r#"
-title = "Era"
-format = "icpc"
-languages = ["cpp98", "c"]
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-"#;
+fn era() -> String {
+    fixed_five_hours(
+        "Era",
+        "icpc",
+        &[r#"languages = ["cpp98", "c"]"#],
+        &[("A", "sudoku")],
+    )
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn languages_are_listed_with_their_compilers_and_aliases_record_the_standard() {
-    let j = start(&[("era", ERA)], &at(10)).await;
+    let j = start(&[("era", &era())], &at(10)).await;
     let (s, list) = j.get("/api/languages", None).await;
     assert_eq!(s, 200, "{list}");
     let list = list.as_array().expect("a list");
@@ -78,7 +75,7 @@ async fn languages_are_listed_with_their_compilers_and_aliases_record_the_standa
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_contest_refuses_a_language_it_does_not_allow_on_the_api_and_the_web_form() {
-    let j = start(&[("era", ERA)], &at(10)).await;
+    let j = start(&[("era", &era())], &at(10)).await;
     let source = std::fs::read_to_string(
         daemon::root().join("problems/sudoku/submissions/accepted/poj_gets.cpp98.cpp"),
     )

@@ -16,6 +16,7 @@
 //! (200, or 304 when revalidated), every board has its 1,000 rows and every gzip body
 //! decodes to the JSON's length.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{accounts, daemon, rng};
 
 use std::io::Read;
@@ -33,27 +34,19 @@ const SUBMISSIONS: u64 = 20_000;
 const CLIENTS: usize = 200;
 const READS: usize = 20;
 const LABELS: [&str; 4] = ["A", "B", "C", "D"];
-const BIG: &str = r#"
-title = "Big"
-format = "icpc"
-freeze_minutes = 60
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-[[problems]]
-label = "B"
-problem = "sudoku-hard"
-[[problems]]
-label = "C"
-problem = "target-sudoku"
-[[problems]]
-label = "D"
-problem = "binary-sudoku"
-"#;
+fn big() -> String {
+    fixed_five_hours(
+        "Big",
+        "icpc",
+        &["freeze_minutes = 60"],
+        &[
+            ("A", "sudoku"),
+            ("B", "sudoku-hard"),
+            ("C", "target-sudoku"),
+            ("D", "binary-sudoku"),
+        ],
+    )
+}
 
 /// Creates the schema (through the store), then users and submissions in one transaction.
 async fn seed(db: &std::path::Path) {
@@ -187,7 +180,7 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
     let dir = tempfile::tempdir().unwrap();
     let problems = trimmed_problems(dir.path(), 0);
     std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/big.toml"), BIG).unwrap();
+    std::fs::write(dir.path().join("contests/big.toml"), &big()).unwrap();
     std::fs::write(dir.path().join("clock.txt"), "2026-03-01T13:30:00Z").unwrap();
     let db = dir.path().join("judge.db");
     let seeding = Instant::now();

@@ -8,6 +8,7 @@
 //! 6. the frozen board moves only when what it shows moves;
 //! 7. hidden problems are not listed nor told apart from made-up ones.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{contests, daemon, web};
 
 use contests::{at, code, start, Contest, CLUB, NOIP, SHORT};
@@ -222,38 +223,23 @@ async fn finding_4_contestants_read_secret_tests_by_number_and_the_jury_by_name(
 }
 
 /// icpc, fixed from T0 for 5 h, frozen for the last hour, anyone: sudoku, binary-sudoku.
-const FROZEN: &str = r#"
-title = "Frozen"
-format = "icpc"
-freeze_minutes = 60
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku"
-[[problems]]
-label = "B"
-problem = "binary-sudoku"
-"#;
+fn frozen() -> String {
+    fixed_five_hours(
+        "Frozen",
+        "icpc",
+        &["freeze_minutes = 60"],
+        &[("A", "sudoku"), ("B", "binary-sudoku")],
+    )
+}
 
 /// ioi, fixed from T0 for 5 h (no freeze): sudoku-hard.
-const HARD: &str = r#"
-title = "Hard"
-format = "ioi"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sudoku-hard"
-"#;
+fn hard() -> String {
+    fixed_five_hours("Hard", "ioi", &[], &[("A", "sudoku-hard")])
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_5_no_unfreeze_before_the_freeze_and_the_page_asks_first() {
-    let j = start(&[("frozen", FROZEN), ("hard", HARD)], &at(10)).await;
+    let j = start(&[("frozen", &frozen()), ("hard", &hard())], &at(10)).await;
     // Before the freeze: 409, saying when it begins; a contest without a freeze: 409 too.
     let (s, v) = j
         .post("/api/contests/frozen/unfreeze", Some(&j.boss), None)
@@ -338,7 +324,7 @@ async fn finding_5_no_unfreeze_before_the_freeze_and_the_page_asks_first() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn finding_6_the_frozen_board_moves_only_when_what_it_shows_moves() {
-    let j = start(&[("frozen", FROZEN)], &at(4 * 60 + 10)).await;
+    let j = start(&[("frozen", &frozen())], &at(4 * 60 + 10)).await;
     let board = "/api/contests/frozen/scoreboard";
     // Version, tag and body of the public board as alice reads it.
     let read = || async {

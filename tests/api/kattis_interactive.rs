@@ -8,21 +8,14 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 use crate::fixtures::sandbox_support::{leftovers_of, processes_of};
 
-const CONTEST: &str = r#"
-title = "Interactive"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "guessing"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Interactive", "icpc", &[], &[("A", "guessing")])
+}
 
 /// This test's own uid range (see `tests/cli/kattis_interactive.rs`'s, 16 slots above it).
 const UID_BASE: u32 = 1_879_048_192 + 70_016;
@@ -38,7 +31,7 @@ async fn the_guessing_game_is_judged_through_the_daemon() {
     } = kattis::contest(
         &["guessing"],
         &[],
-        ("interactive", CONTEST),
+        ("interactive", &contest()),
         2,
         &format!("[sandbox]\nuid_base = {UID_BASE}\n"),
     )

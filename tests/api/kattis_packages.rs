@@ -11,32 +11,24 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::fixtures::config::write_config;
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 
-const CONTEST: &str = r#"
-title = "Kattis packages"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sum"
-[[problems]]
-label = "B"
-problem = "floats"
-[[problems]]
-label = "C"
-problem = "divisor"
-[[problems]]
-label = "D"
-problem = "reorder"
-[[problems]]
-label = "E"
-problem = "maxpair"
-"#;
+fn contest() -> String {
+    fixed_five_hours(
+        "Kattis packages",
+        "icpc",
+        &[],
+        &[
+            ("A", "sum"),
+            ("B", "floats"),
+            ("C", "divisor"),
+            ("D", "reorder"),
+            ("E", "maxpair"),
+        ],
+    )
+}
 
 #[tokio::test]
 async fn kattis_packages_are_judged_in_an_icpc_contest() {
@@ -49,7 +41,7 @@ async fn kattis_packages_are_judged_in_an_icpc_contest() {
     } = kattis::contest(
         &kattis::PACKAGES,
         &["sum", "reorder"],
-        ("kattis", CONTEST),
+        ("kattis", &contest()),
         2,
         "",
     )

@@ -9,20 +9,13 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 
-const CONTEST: &str = r#"
-title = "Subtasks"
-format = "ioi"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "groupsum"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Subtasks", "ioi", &[], &[("A", "groupsum")])
+}
 
 async fn get(c: &reqwest::Client, url: String, token: &str) -> Value {
     c.get(url)
@@ -52,7 +45,7 @@ async fn a_scoring_package_scores_its_groups_on_an_ioi_board() {
         client: c,
         boss,
         alice,
-    } = kattis::contest(&["groupsum"], &[], ("subtasks", CONTEST), 2, "").await;
+    } = kattis::contest(&["groupsum"], &[], ("subtasks", &contest()), 2, "").await;
     let submissions =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kattis/groupsum/submissions");
     let mut ids = Vec::new();

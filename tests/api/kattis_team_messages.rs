@@ -7,21 +7,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::Daemon;
 use crate::fixtures::kattis;
 use crate::fixtures::web::web_login;
 
-const CONTEST: &str = r#"
-title = "Team messages"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "D"
-problem = "reorder"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Team messages", "icpc", &[], &[("D", "reorder")])
+}
 
 /// Right on the sample (n = 3), wrong on the secret tests: it drops the first number and adds
 /// a marker the validator's judge message echoes (a forged separator included).
@@ -76,7 +69,7 @@ async fn kattis_team_message_reaches_the_contestant_and_the_judge_message_only_t
         client: c,
         boss,
         alice,
-    } = kattis::contest(&["reorder"], &["reorder"], ("team", CONTEST), 1, "").await;
+    } = kattis::contest(&["reorder"], &["reorder"], ("team", &contest()), 1, "").await;
     let r = c
         .post(d.url("/api/contests/team/submissions"))
         .bearer_auth(&alice)

@@ -10,21 +10,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::fixtures::accounts::{add_user, get_as, login, post_as};
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::{wait_done_as, Daemon};
 use crate::fixtures::kattis;
 use crate::fixtures::web::PW;
 
-const CONTEST: &str = r#"
-title = "Cup"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sum"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Cup", "icpc", &[], &[("A", "sum")])
+}
 
 /// Right on the package as shipped.
 const RIGHT: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
@@ -131,7 +124,7 @@ async fn a_rejudging_previews_the_data_fix_drops_without_change_and_applies_as_p
         client: c,
         boss,
         alice,
-    } = kattis::contest(&["sum"], &["sum"], ("cup", CONTEST), 1, "").await;
+    } = kattis::contest(&["sum"], &["sum"], ("cup", &contest()), 1, "").await;
     let db = dir.path().join("judge.db");
     add_user(&dir.path().join("config.toml"), &db, "bob", false, PW);
     let bob = login(&c, &daemon.base, "bob", PW).await;

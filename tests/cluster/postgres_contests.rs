@@ -8,6 +8,7 @@
 //! Needs root (the sandbox) and PostgreSQL's server binaries; skipped without them unless `CI`
 //! is set: then it fails.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{accounts, daemon, package, worker};
 use sudojudge_testkit::postgres;
 
@@ -21,18 +22,14 @@ use serde_json::{json, Value};
 use worker::Worker;
 
 /// icpc, fixed from 09:00 for 5 h, anyone, 3 submissions a minute; A is the small package.
-const CUP: &str = r#"
-title = "Cup"
-format = "icpc"
-rate = { submissions = 3, per_minutes = 1 }
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-"#;
+fn cup() -> String {
+    fixed_five_hours(
+        "Cup",
+        "icpc",
+        &["rate = { submissions = 3, per_minutes = 1 }"],
+        &[("A", "binary-sudoku")],
+    )
+}
 
 /// Waits (as `token`) until submission `id` is done on `node`; returns it.
 async fn wait_done(c: &reqwest::Client, node: &Daemon, token: &str, id: i64) -> Value {
@@ -73,7 +70,7 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
     let pkg = package::small_binary_sudoku(dir.path());
     let problems = dir.path().join("problems");
     std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/cup.toml"), CUP).unwrap();
+    std::fs::write(dir.path().join("contests/cup.toml"), &cup()).unwrap();
     let clock = dir.path().join("clock.txt");
     let set_clock = |instant: &str| {
         let tmp = clock.with_extension("tmp");

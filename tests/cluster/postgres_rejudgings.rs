@@ -6,6 +6,7 @@
 //! Needs root (the sandbox) and PostgreSQL's server binaries; skipped without them unless `CI`
 //! is set: then it fails.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{accounts, daemon, package, worker};
 use sudojudge_testkit::postgres;
 
@@ -18,17 +19,9 @@ use postgres::PgServer;
 use serde_json::json;
 use worker::Worker;
 
-const CUP: &str = r#"
-title = "Cup"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-"#;
+fn cup() -> String {
+    fixed_five_hours("Cup", "icpc", &[], &[("A", "binary-sudoku")])
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_another() {
@@ -41,7 +34,7 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
     let pkg = package::small_binary_sudoku(dir.path());
     let problems = dir.path().join("problems");
     std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/cup.toml"), CUP).unwrap();
+    std::fs::write(dir.path().join("contests/cup.toml"), &cup()).unwrap();
     std::fs::write(dir.path().join("clock.txt"), "2026-03-01T09:30:00Z").unwrap();
     let extra = "[contests]\nclock_file = \"clock.txt\"\n[queue]\nlease_ms = 3000\n";
     let config = daemon::write_config(dir.path(), &problems, extra);

@@ -3,26 +3,20 @@
 //! the freeze; "Delivered" stored (kept across a restart of the page, undone); contestants
 //! refused; a balloon not on the list refused.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{contests, daemon};
 
 use contests::{at, start};
 use daemon::fixture;
 
-const CUP: &str = r#"
-title = "Balloon cup"
-format = "icpc"
-freeze_minutes = 60
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-[[problems]]
-label = "B"
-problem = "sudoku"
-"#;
+fn cup() -> String {
+    fixed_five_hours(
+        "Balloon cup",
+        "icpc",
+        &["freeze_minutes = 60"],
+        &[("A", "binary-sudoku"), ("B", "sudoku")],
+    )
+}
 
 fn csrf_of(html: &str) -> String {
     let at = html.find("name=\"csrf\" value=\"").expect("a form");
@@ -32,7 +26,7 @@ fn csrf_of(html: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_jury_lists_first_acs_and_marks_balloons_delivered() {
-    let j = start(&[("cup", CUP)], &at(10)).await;
+    let j = start(&[("cup", &cup())], &at(10)).await;
     let ac_a = fixture("binary-sudoku", "ac.c");
     let ac_b = fixture("sudoku", "ac.c");
     let wa = fixture("binary-sudoku", "wa.py");

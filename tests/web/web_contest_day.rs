@@ -10,6 +10,7 @@
 //! problem page shows a banner when the jury answers her question, the jury's board one when
 //! bob asks (`notice-answer`, `notice-question`), each on the same document.
 
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::{browser, contests, daemon};
 
 use std::time::Duration;
@@ -24,22 +25,14 @@ const PW: &str = "correct horse battery";
 const SOON: Duration = Duration::from_secs(60);
 
 /// icpc from T0 for 5 hours, frozen for the last hour (from T0 + 4 h), board public.
-const DAY: &str = r#"
-title = "Contest day"
-format = "icpc"
-freeze_minutes = 60
-public_board = true
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-[[problems]]
-label = "B"
-problem = "sudoku"
-"#;
+fn day() -> String {
+    fixed_five_hours(
+        "Contest day",
+        "icpc",
+        &["freeze_minutes = 60", "public_board = true"],
+        &[("A", "binary-sudoku"), ("B", "sudoku")],
+    )
+}
 
 async fn sign_in(b: &Browser, base: &str, name: &str, password: &str, next: &str) {
     b.open(&format!("{base}/login?next={next}")).await;
@@ -60,7 +53,7 @@ async fn a_contest_day_for_a_spectator_a_contestant_and_the_jury() {
         return;
     };
     assert!(T0.starts_with("2026-03-01T09:00"));
-    let j = start(&[("day", DAY)], &at(60)).await;
+    let j = start(&[("day", &day())], &at(60)).await;
     let base = j.d.base.clone();
 
     // The spectator: the front page (no sign-in), the contest running with its clock and

@@ -8,24 +8,21 @@
 //! `/contests` and a public contest's page redirect to what they may read.
 
 use crate::fixtures::contests;
+use crate::fixtures::contests::fixed_five_hours;
 
 use serde_json::json;
 
 use contests::{at, start};
 
 /// icpc from T0 for 5 hours, board public.
-const DAY: &str = r#"
-title = "Notice day"
-format = "icpc"
-public_board = true
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "binary-sudoku"
-"#;
+fn day() -> String {
+    fixed_five_hours(
+        "Notice day",
+        "icpc",
+        &["public_board = true"],
+        &[("A", "binary-sudoku")],
+    )
+}
 
 /// GET `path` as `token` (none: anonymous): status, `Location`, body.
 async fn page(j: &contests::Contest, path: &str, token: Option<&str>) -> (u16, String, String) {
@@ -70,7 +67,7 @@ fn strip_of(html: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn banners_for_answers_announcements_and_waiting_questions() {
-    let j = start(&[("day", DAY)], &at(60)).await;
+    let j = start(&[("day", &day())], &at(60)).await;
 
     // The strips count from the instant each page was made.
     let (s, _, alice_page) = page(&j, "/contests/day/problems/A", Some(&j.alice)).await;

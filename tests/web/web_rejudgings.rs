@@ -9,21 +9,14 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use crate::fixtures::accounts::{get_as, login, post_as};
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::{wait_done_as, Daemon};
 use crate::fixtures::kattis;
 use crate::fixtures::web::{csrf_of, web_login, PW};
 
-const CONTEST: &str = r#"
-title = "Cup"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sum"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Cup", "icpc", &[], &[("A", "sum")])
+}
 
 async fn page(c: &reqwest::Client, d: &Daemon, path: &str) -> (u16, String) {
     let r = c.get(d.url(path)).send().await.unwrap();
@@ -38,7 +31,7 @@ async fn the_jury_previews_a_rejudging_on_its_page_and_applies_it() {
         client: c,
         boss,
         alice,
-    } = kattis::contest(&["sum"], &["sum"], ("cup", CONTEST), 1, "").await;
+    } = kattis::contest(&["sum"], &["sum"], ("cup", &contest()), 1, "").await;
     let source = "a, b = map(int, input().split())\nprint(a + b)\n";
     let (s, v) = post_as(
         &c,

@@ -10,28 +10,21 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::fixtures::browser::Browser;
+use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
 use crate::fixtures::web::PW;
 
-const CONTEST: &str = r#"
-title = "Subtasks"
-format = "ioi"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "groupsum"
-"#;
+fn contest() -> String {
+    fixed_five_hours("Subtasks", "ioi", &[], &[("A", "groupsum")])
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_board_and_the_submission_page_show_partial_scores() {
     let Some(b) = Browser::start().await else {
         return;
     };
-    let k = kattis::contest(&["groupsum"], &[], ("subtasks", CONTEST), 1, "").await;
+    let k = kattis::contest(&["groupsum"], &[], ("subtasks", &contest()), 1, "").await;
     let source = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/kattis/groupsum/submissions/partially_accepted/int32.py"),
