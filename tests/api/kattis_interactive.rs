@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::fixtures::accounts::get_as;
 use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
 use crate::fixtures::kattis;
@@ -36,15 +37,9 @@ async fn the_guessing_game_is_judged_through_the_daemon() {
         &format!("[sandbox]\nuid_base = {UID_BASE}\n"),
     )
     .await;
-    let listed: Value = c
-        .get(d.url("/api/problems/guessing"))
-        .bearer_auth(&boss)
-        .send()
+    let listed: Value = get_as(&c, &d, "/api/problems/guessing", Some(boss.as_str()))
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     assert_eq!(listed["checker"], "interactive", "{listed}");
     assert!(
         listed["statement"]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::fixtures::accounts::get_as;
 use crate::fixtures::config::write_config;
 use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::wait_done_as;
@@ -46,15 +47,9 @@ async fn kattis_packages_are_judged_in_an_icpc_contest() {
         "",
     )
     .await;
-    let listed: Value = c
-        .get(d.url("/api/problems/divisor"))
-        .bearer_auth(&boss)
-        .send()
+    let listed: Value = get_as(&c, &d, "/api/problems/divisor", Some(boss.as_str()))
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     assert_eq!(listed["checker"], "kattis", "{listed}");
     assert!(listed["statement"]
         .as_str()

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::fixtures::accounts::get_as;
 use crate::fixtures::contests::fixed_five_hours;
 use crate::fixtures::daemon::Daemon;
 use crate::fixtures::kattis;
@@ -31,15 +32,9 @@ const TEAM: &str = "not a reordering of the input";
 async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
     let started = Instant::now();
     loop {
-        let v: Value = c
-            .get(d.url(&format!("/api/submissions/{id}")))
-            .bearer_auth(token)
-            .send()
+        let v: Value = get_as(&c, &d, &format!("/api/submissions/{id}"), Some(token))
             .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+            .1;
         if v["status"] == "done" {
             return v;
         }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use reqwest::Method;
 use serde_json::{json, Value};
 
+use crate::fixtures::accounts::get_as;
 use crate::fixtures::accounts::{add_user, login, post_as};
 use crate::fixtures::daemon::{client, restart_fresh, start_fresh, wait_done_as, Daemon};
 use crate::fixtures::web::PW;
@@ -123,15 +124,7 @@ async fn an_uploaded_package_is_checked_served_without_a_restart_and_judged() {
         .await
         .unwrap();
     assert_eq!(listed["title"], "Sum of Two Numbers", "{listed}");
-    let health: Value = c
-        .get(d.url("/api/health"))
-        .bearer_auth(&boss)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let health: Value = get_as(&c, &d, "/api/health", Some(boss.as_str())).await.1;
     assert!(health["data_hashes"]["sum"].is_string(), "{health}");
 
     // An id is never replaced, uploaded or not.
@@ -161,15 +154,9 @@ async fn an_uploaded_package_is_checked_served_without_a_restart_and_judged() {
     )
     .unwrap();
     let d = restart_fresh(dir.path(), 1, "");
-    let contest: Value = c
-        .get(d.url("/api/contests/up"))
-        .bearer_auth(&boss)
-        .send()
+    let contest: Value = get_as(&c, &d, "/api/contests/up", Some(boss.as_str()))
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     assert_eq!(contest["problems"][0]["problem"], "sum", "{contest}");
 }
 

@@ -3,6 +3,7 @@
 //! its time (and the jury told the public board is frozen); no version number; the legend's
 //! frozen swatch only when something is frozen; a solved/tried row; the print stylesheet.
 
+use crate::fixtures::accounts::get_as;
 use crate::fixtures::{accounts, daemon, web};
 
 use accounts::login;
@@ -147,15 +148,14 @@ async fn clocks_on_every_contest_page_and_the_board_as_peers_show_it() {
         board.contains("<td class=\"name\" title=\"carol\">Carol &#60;Q&#62;</td>"),
         "{board}"
     );
-    let json: serde_json::Value = api
-        .get(d.url("/api/contests/cup/scoreboard"))
-        .bearer_auth(&alice_token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let json: serde_json::Value = get_as(
+        &api,
+        &d,
+        "/api/contests/cup/scoreboard",
+        Some(alice_token.as_str()),
+    )
+    .await
+    .1;
     assert_eq!(
         json["display_names"],
         json!({"carol": "Carol <Q>"}),
