@@ -6,13 +6,12 @@
 //!
 //! Needs PostgreSQL's server binaries; skipped without them unless `CI` is set: then it fails.
 
+use crate::fixtures::pg_contest::{PgContest, PgContestSetup};
 use crate::fixtures::{accounts, daemon, package};
 use sudojudge_testkit::postgres;
 
-use std::path::Path;
-
-use accounts::{add_user, call, get_as, login, post_as};
-use daemon::{client, Daemon};
+use accounts::{call, get_as, post_as};
+use daemon::Daemon;
 use postgres::PgServer;
 use reqwest::Method;
 use serde_json::json;
@@ -40,43 +39,40 @@ async fn a_contest_made_on_one_node_is_served_and_edited_on_the_other() {
     let Some(server) = PgServer::shared() else {
         return;
     };
-    let url = server.database();
-    let db = Path::new(&url);
-    let dir = tempfile::tempdir().unwrap();
-    let pkg = package::small_binary_sudoku(dir.path());
-    let problems = dir.path().join("problems");
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T08:00:00Z").unwrap();
-    let extra = "[contests]\nclock_file = \"clock.txt\"\n";
-    let config = daemon::write_config(dir.path(), &problems, extra);
-    const PW: &str = "correct horse battery";
-    for (name, admin) in [("boss", true), ("alice", false)] {
-        add_user(&config, db, name, admin, PW);
-    }
-    let one = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let two = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let c = client();
-    let boss = login(&c, &one.base, "boss", PW).await;
-    let alice = login(&c, &two.base, "alice", PW).await;
+    let k = PgContest::start(
+        &server,
+        PgContestSetup {
+            contests: &[],
+            clock: "2026-03-01T08:00:00Z",
+            extra: "",
+            users: &[("boss", true), ("alice", false)],
+            worker: false,
+        },
+    );
+    let PgContest {
+        pkg, one, two, c, ..
+    } = &k;
+    let boss = k.login(&k.one, "boss").await;
+    let alice = k.login(&k.two, "alice").await;
 
-    let (s, _) = get_as(&c, &two, "/api/contests/night", Some(&alice)).await;
+    let (s, _) = get_as(c, two, "/api/contests/night", Some(&alice)).await;
     assert_eq!(s, 404);
     let made = json!({
         "id": "night", "title": "Night", "format": "icpc",
         "timing": {"kind": "fixed", "start": "2026-03-01T09:00:00Z", "duration": "5h"},
         "problems": [{"label": "A", "problem": "binary-sudoku"}],
     });
-    let (s, v) = post_as(&c, &one, "/api/contests", Some(&boss), Some(made.clone())).await;
+    let (s, v) = post_as(c, one, "/api/contests", Some(&boss), Some(made.clone())).await;
     assert_eq!(s, 201, "{v}");
     // The other node serves it at its next request.
-    let (s, v) = get_as(&c, &two, "/api/contests/night", Some(&alice)).await;
+    let (s, v) = get_as(c, two, "/api/contests/night", Some(&alice)).await;
     assert_eq!(
         (s, v["title"].as_str()),
         (200, Some("Night")),
         "{v}\n{}",
         two.log()
     );
-    let (s, v) = post_as(&c, &two, "/api/contests", Some(&boss), Some(made)).await;
+    let (s, v) = post_as(c, two, "/api/contests", Some(&boss), Some(made)).await;
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (409, Some("id_taken")),
@@ -85,46 +81,38 @@ async fn a_contest_made_on_one_node_is_served_and_edited_on_the_other() {
 
     // Edited through the second node, served by the first at once.
     let (s, v) = patch(
-        &c,
-        &two,
+        c,
+        two,
         &boss,
         json!({"title": "Night owls", "freeze_minutes": 60}),
     )
     .await;
     assert_eq!(s, 200, "{v}");
-    let (_, v) = get_as(&c, &one, "/api/contests/night", Some(&boss)).await;
+    let (_, v) = get_as(c, one, "/api/contests/night", Some(&boss)).await;
     assert_eq!(v["title"], "Night owls", "{v}");
-    let (_, board) = get_as(&c, &one, "/api/contests/night/scoreboard", Some(&boss)).await;
+    let (_, board) = get_as(c, one, "/api/contests/night/scoreboard", Some(&boss)).await;
     assert_eq!(board["format"], "icpc", "{board}");
 
     // Running with a submission (through the first node): the second refuses what would
     // rewrite it, for the reason.
-    let tmp = dir.path().join("clock.tmp");
-    std::fs::write(&tmp, "2026-03-01T09:30:00Z").unwrap();
-    std::fs::rename(&tmp, dir.path().join("clock.txt")).unwrap();
-    let source = package::python_solution(&pkg, 1, true);
+    k.set_clock("2026-03-01T09:30:00Z");
+    let source = package::python_solution(pkg, 1, true);
     let (s, v) = post_as(
-        &c,
-        &one,
+        c,
+        one,
         "/api/contests/night/submissions",
-        Some(&login(&c, &one.base, "alice", PW).await),
+        Some(&k.login(one, "alice").await),
         Some(json!({"problem": "A", "language": "python", "source": source})),
     )
     .await;
     assert_eq!(s, 202, "{v}");
-    let (s, v) = patch(
-        &c,
-        &two,
-        &boss,
-        json!({"format": "ioi", "freeze_minutes": 0}),
-    )
-    .await;
+    let (s, v) = patch(c, two, &boss, json!({"format": "ioi", "freeze_minutes": 0})).await;
     assert_eq!(
         (s, v["error"]["code"].as_str()),
         (409, Some("rewrites_history")),
         "{v}"
     );
     assert_eq!(v["error"]["fields"][0]["field"], "format", "{v}");
-    let (_, v) = get_as(&c, &one, "/api/contests/night", Some(&boss)).await;
+    let (_, v) = get_as(c, one, "/api/contests/night", Some(&boss)).await;
     assert_eq!(v["format"], "icpc", "{v}");
 }

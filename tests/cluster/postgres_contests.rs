@@ -9,17 +9,16 @@
 //! is set: then it fails.
 
 use crate::fixtures::contests::fixed_five_hours;
-use crate::fixtures::{accounts, daemon, package, worker};
+use crate::fixtures::pg_contest::{PgContest, PgContestSetup};
+use crate::fixtures::{accounts, daemon, package};
 use sudojudge_testkit::postgres;
 
-use std::path::Path;
 use std::time::Duration;
 
-use accounts::{add_user, get_as, login, post_as};
-use daemon::{client, wait_done_as, Daemon};
+use accounts::{get_as, post_as};
+use daemon::{wait_done_as, Daemon};
 use postgres::PgServer;
 use serde_json::{json, Value};
-use worker::Worker;
 
 /// icpc, fixed from 09:00 for 5 h, anyone, 3 submissions a minute; A is the small package.
 fn cup() -> String {
@@ -64,41 +63,30 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
     let Some(server) = PgServer::shared() else {
         return;
     };
-    let url = server.database();
-    let db = Path::new(&url);
-    let dir = tempfile::tempdir().unwrap();
-    let pkg = package::small_binary_sudoku(dir.path());
-    let problems = dir.path().join("problems");
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/cup.toml"), &cup()).unwrap();
-    let clock = dir.path().join("clock.txt");
-    let set_clock = |instant: &str| {
-        let tmp = clock.with_extension("tmp");
-        std::fs::write(&tmp, instant).unwrap();
-        std::fs::rename(&tmp, &clock).unwrap();
-    };
-    set_clock("2026-03-01T09:30:00Z");
-    let extra = "[contests]\nclock_file = \"clock.txt\"\n[queue]\nlease_ms = 3000\n";
-    let config = daemon::write_config(dir.path(), &problems, extra);
-    const PW: &str = "correct horse battery";
-    for (name, admin) in [("boss", true), ("alice", false), ("bob", false)] {
-        add_user(&config, db, name, admin, PW);
-    }
-    let one = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let two = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let judge = Worker::start(dir.path(), &config, &url, "judge-1", 2);
-    let c = client();
-    let boss = login(&c, &one.base, "boss", PW).await;
-    let alice = login(&c, &one.base, "alice", PW).await;
-    let bob = login(&c, &two.base, "bob", PW).await;
+    let k = PgContest::start(
+        &server,
+        PgContestSetup {
+            contests: &[("cup", &cup())],
+            clock: "2026-03-01T09:30:00Z",
+            extra: "[queue]\nlease_ms = 3000\n",
+            users: &[("boss", true), ("alice", false), ("bob", false)],
+            worker: true,
+        },
+    );
+    let PgContest {
+        pkg, one, two, c, ..
+    } = &k;
+    let boss = k.login(&k.one, "boss").await;
+    let alice = k.login(&k.one, "alice").await;
+    let bob = k.login(&k.two, "bob").await;
 
     // The worker judges a contest submission in icpc's mode: a WA stops at its first failing
     // test; the same source outside the contest (the jury's: a contestant's is refused while
     // the contest runs, on every node) runs every test.
-    let wrong = package::python_solution(&pkg, 0, false);
-    let (s, v) = submit(&c, &one, &alice, &wrong).await;
+    let wrong = package::python_solution(pkg, 0, false);
+    let (s, v) = submit(c, one, &alice, &wrong).await;
     assert_eq!(s, 202, "{v}");
-    let in_contest = wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+    let in_contest = wait_done(c, one, &boss, v["id"].as_i64().unwrap()).await;
     assert_eq!(in_contest["verdict"], "WA", "{in_contest}");
     assert_eq!(
         in_contest["tests"].as_array().unwrap().len(),
@@ -112,7 +100,7 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
     let plain = json!({"problem": "binary-sudoku", "language": "python", "source": wrong});
     for node in [&one, &two] {
         let (s, v) = post_as(
-            &c,
+            c,
             node,
             "/api/submissions",
             Some(&alice),
@@ -125,20 +113,20 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
             "{v}"
         );
     }
-    let (s, v) = post_as(&c, &one, "/api/submissions", Some(&boss), Some(plain)).await;
+    let (s, v) = post_as(c, one, "/api/submissions", Some(&boss), Some(plain)).await;
     assert_eq!(s, 202, "{v}");
-    let outside = wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+    let outside = wait_done(c, one, &boss, v["id"].as_i64().unwrap()).await;
     assert_eq!(outside["verdict"], "WA");
     assert_eq!(outside["tests"].as_array().unwrap().len(), 3, "{outside}");
 
     // Bob solves A through the other API node; both nodes show the same board.
-    let right = package::python_solution(&pkg, 1, true);
-    let (s, v) = submit(&c, &two, &bob, &right).await;
+    let right = package::python_solution(pkg, 1, true);
+    let (s, v) = submit(c, two, &bob, &right).await;
     assert_eq!(s, 202, "{v}");
-    let accepted = wait_done(&c, &two, &bob, v["id"].as_i64().unwrap()).await;
+    let accepted = wait_done(c, two, &bob, v["id"].as_i64().unwrap()).await;
     assert_eq!(accepted["verdict"], "AC", "{accepted}");
-    let (_, board_one) = get_as(&c, &one, "/api/contests/cup/scoreboard", Some(&alice)).await;
-    let (_, board_two) = get_as(&c, &two, "/api/contests/cup/scoreboard", Some(&bob)).await;
+    let (_, board_one) = get_as(c, one, "/api/contests/cup/scoreboard", Some(&alice)).await;
+    let (_, board_two) = get_as(c, two, "/api/contests/cup/scoreboard", Some(&bob)).await;
     assert_eq!(board_one["rows"], board_two["rows"]);
     let b = &row(&board_one, "bob")["cells"][0];
     assert_eq!(
@@ -156,9 +144,9 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
 
     // The rate (3 a minute) holds across the two API nodes: six concurrent submissions of
     // alice's, three through each, store exactly three.
-    set_clock("2026-03-01T09:40:00Z");
+    k.set_clock("2026-03-01T09:40:00Z");
     let sources: Vec<String> = (10..16)
-        .map(|i| package::python_solution(&pkg, i, false))
+        .map(|i| package::python_solution(pkg, i, false))
         .collect();
     let mut sends = tokio::task::JoinSet::new();
     for (i, src) in sources.into_iter().enumerate() {
@@ -188,15 +176,15 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
         .count();
     assert_eq!((stored, limited), (3, 3), "{answers:?}");
     for (_, v) in answers.iter().filter(|(s, _)| *s == 202) {
-        wait_done(&c, &one, &boss, v["id"].as_i64().unwrap()).await;
+        wait_done(c, one, &boss, v["id"].as_i64().unwrap()).await;
     }
-    let (_, board) = get_as(&c, &two, "/api/contests/cup/scoreboard", Some(&boss)).await;
+    let (_, board) = get_as(c, two, "/api/contests/cup/scoreboard", Some(&boss)).await;
     assert_eq!(row(&board, "alice")["cells"][0]["attempts"], 4, "{board}");
 
     // A question on one node, answered to all on the other, seen by bob on the first.
     let (s, q) = post_as(
-        &c,
-        &one,
+        c,
+        one,
         "/api/contests/cup/clarifications",
         Some(&alice),
         Some(json!({"text": "Is the answer always below 10?", "problem": "A"})),
@@ -205,20 +193,20 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
     assert_eq!(s, 201, "{q}");
     let answer = format!("/api/contests/cup/clarifications/{}/answer", q["id"]);
     let (s, _) = post_as(
-        &c,
-        &two,
+        c,
+        two,
         &answer,
         Some(&boss),
         Some(json!({"answer": "No: up to 81.", "public": true})),
     )
     .await;
     assert_eq!(s, 204);
-    let (_, seen) = get_as(&c, &one, "/api/contests/cup/clarifications", Some(&bob)).await;
+    let (_, seen) = get_as(c, one, "/api/contests/cup/clarifications", Some(&bob)).await;
     assert_eq!(seen.as_array().unwrap().len(), 1, "{seen}");
     assert_eq!(seen[0]["answer"], "No: up to 81.");
 
     // Nothing was judged twice, nothing is left in flight, no node logged an error.
-    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let pool = sqlx::PgPool::connect(&k.url).await.unwrap();
     let rows: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT s.id, COUNT(t.ordinal) FROM submissions s
          LEFT JOIN test_results t ON t.submission_id = s.id GROUP BY s.id ORDER BY s.id",
@@ -234,7 +222,7 @@ async fn a_contest_on_two_api_nodes_and_a_worker() {
             .unwrap();
     assert_eq!(pending, 0);
     pool.close().await;
-    for log in [one.log(), two.log(), judge.log()] {
+    for log in [one.log(), two.log(), k.judge_log()] {
         assert!(!log.contains(" ERROR "), "{log}");
     }
 }

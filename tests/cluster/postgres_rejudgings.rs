@@ -7,17 +7,16 @@
 //! is set: then it fails.
 
 use crate::fixtures::contests::fixed_five_hours;
-use crate::fixtures::{accounts, daemon, package, worker};
+use crate::fixtures::pg_contest::{PgContest, PgContestSetup};
+use crate::fixtures::{accounts, daemon, package};
 use sudojudge_testkit::postgres;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use accounts::{add_user, get_as, login, post_as};
-use daemon::{client, wait_done_as, Daemon};
+use accounts::{get_as, post_as};
+use daemon::wait_done_as;
 use postgres::PgServer;
 use serde_json::json;
-use worker::Worker;
 
 fn cup() -> String {
     fixed_five_hours("Cup", "icpc", &[], &[("A", "binary-sudoku")])
@@ -28,33 +27,28 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
     let Some(server) = PgServer::shared() else {
         return;
     };
-    let url = server.database();
-    let db = Path::new(&url);
-    let dir = tempfile::tempdir().unwrap();
-    let pkg = package::small_binary_sudoku(dir.path());
-    let problems = dir.path().join("problems");
-    std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/cup.toml"), &cup()).unwrap();
-    std::fs::write(dir.path().join("clock.txt"), "2026-03-01T09:30:00Z").unwrap();
-    let extra = "[contests]\nclock_file = \"clock.txt\"\n[queue]\nlease_ms = 3000\n";
-    let config = daemon::write_config(dir.path(), &problems, extra);
-    const PW: &str = "correct horse battery";
-    for (name, admin) in [("boss", true), ("alice", false)] {
-        add_user(&config, db, name, admin, PW);
-    }
-    let one = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let two = Daemon::start_with(dir.path(), db, &problems, 0, extra);
-    let judge = Worker::start(dir.path(), &config, &url, "judge-1", 2);
-    let c = client();
-    let boss = login(&c, &one.base, "boss", PW).await;
-    let alice = login(&c, &one.base, "alice", PW).await;
+    let k = PgContest::start(
+        &server,
+        PgContestSetup {
+            contests: &[("cup", &cup())],
+            clock: "2026-03-01T09:30:00Z",
+            extra: "[queue]\nlease_ms = 3000\n",
+            users: &[("boss", true), ("alice", false)],
+            worker: true,
+        },
+    );
+    let PgContest {
+        pkg, one, two, c, ..
+    } = &k;
+    let boss = k.login(&k.one, "boss").await;
+    let alice = k.login(&k.one, "alice").await;
 
     let mut ids = Vec::new();
     for (i, right) in [(0, true), (1, false)] {
-        let source = package::python_solution(&pkg, i, right);
+        let source = package::python_solution(pkg, i, right);
         let (s, v) = post_as(
-            &c,
-            &one,
+            c,
+            one,
             "/api/contests/cup/submissions",
             Some(&alice),
             Some(json!({"problem": "A", "language": "python", "source": source})),
@@ -64,12 +58,12 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
         ids.push(v["id"].as_i64().unwrap());
     }
     let limit = Duration::from_secs(120);
-    let before = wait_done_as(&c, &one, Some(&boss), &ids, limit).await;
+    let before = wait_done_as(c, one, Some(&boss), &ids, limit).await;
     let finished: Vec<_> = before.iter().map(|s| s["finished_at"].clone()).collect();
 
     let (s, v) = post_as(
-        &c,
-        &one,
+        c,
+        one,
         "/api/rejudgings",
         Some(&boss),
         Some(json!({"contest": "cup"})),
@@ -80,7 +74,7 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
     // Only the worker judges: the API nodes have no workers.
     let started = Instant::now();
     let preview = loop {
-        let (s, v) = get_as(&c, &two, &format!("/api/rejudgings/{id}"), Some(&boss)).await;
+        let (s, v) = get_as(c, two, &format!("/api/rejudgings/{id}"), Some(&boss)).await;
         assert_eq!(s, 200, "{v}");
         if v["judged"] == 2 {
             break v;
@@ -89,7 +83,7 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
             started.elapsed() < limit,
             "{v}\n{}\n{}",
             one.log(),
-            judge.log()
+            k.judge_log()
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
@@ -98,21 +92,21 @@ async fn a_rejudging_started_on_one_node_is_judged_by_the_worker_and_applied_on_
         (json!([]), json!([])),
         "the same data gives the same verdicts: {preview}"
     );
-    let now = wait_done_as(&c, &two, Some(&boss), &ids, limit).await;
+    let now = wait_done_as(c, two, Some(&boss), &ids, limit).await;
     let untouched: Vec<_> = now.iter().map(|s| s["finished_at"].clone()).collect();
     assert_eq!(untouched, finished, "judged aside");
     let (s, v) = post_as(
-        &c,
-        &two,
+        c,
+        two,
         &format!("/api/rejudgings/{id}/apply"),
         Some(&boss),
         None,
     )
     .await;
     assert_eq!((s, v["state"].clone()), (200, json!("applied")), "{v}");
-    let (_, v) = get_as(&c, &one, "/api/rejudgings", Some(&boss)).await;
+    let (_, v) = get_as(c, one, "/api/rejudgings", Some(&boss)).await;
     assert_eq!(v[0]["state"], "applied", "{v}");
-    let after = wait_done_as(&c, &one, Some(&boss), &ids, limit).await;
+    let after = wait_done_as(c, one, Some(&boss), &ids, limit).await;
     let verdicts = |all: &[serde_json::Value]| -> Vec<serde_json::Value> {
         all.iter().map(|s| s["verdict"].clone()).collect()
     };
