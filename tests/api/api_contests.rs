@@ -344,15 +344,7 @@ async fn an_icpc_contest_with_its_freeze_and_an_ioi_window_end_to_end() {
     // Bob solves B in the freeze (4:10): the public board shows a pending try, the admin's
     // the solve; an unfreeze shows it to all.
     j.set_clock(&at(4 * 60 + 10));
-    let bobs_b = j
-        .submit_ok(
-            "spring",
-            &j.bob,
-            "B",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let bobs_b = j.submit_binary_sudoku_ac("spring", &j.bob, "B").await;
     assert_eq!(j.wait_done(bobs_b).await.0["verdict"], "AC");
     let public = j.board("spring", &j.alice).await;
     let b = &row(&public, "bob")["cells"][1];

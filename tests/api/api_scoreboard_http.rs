@@ -121,15 +121,7 @@ async fn an_admin_refreezes_the_board_after_unfreezing_it() {
     let j = start(&[("spring", SPRING)], &at(4 * 60 + 10)).await;
     let (boss, alice) = (Some(j.boss.as_str()), Some(j.alice.as_str()));
     // Bob solves B in the freeze.
-    let bobs_b = j
-        .submit_ok(
-            "spring",
-            &j.bob,
-            "B",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let bobs_b = j.submit_binary_sudoku_ac("spring", &j.bob, "B").await;
     assert_eq!(j.wait_done(bobs_b).await.0["verdict"], "AC");
     let pending = |board: &serde_json::Value| {
         let b = &row(board, "bob")["cells"][1];

@@ -180,7 +180,7 @@ async fn two_hundred_clients_read_a_big_scoreboard() {
     let dir = tempfile::tempdir().unwrap();
     let problems = trimmed_problems(dir.path(), 0);
     std::fs::create_dir_all(dir.path().join("contests")).unwrap();
-    std::fs::write(dir.path().join("contests/big.toml"), &big()).unwrap();
+    std::fs::write(dir.path().join("contests/big.toml"), big()).unwrap();
     std::fs::write(dir.path().join("clock.txt"), "2026-03-01T13:30:00Z").unwrap();
     let db = dir.path().join("judge.db");
     let seeding = Instant::now();

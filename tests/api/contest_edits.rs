@@ -13,7 +13,6 @@ use serde_json::{json, Value};
 
 use crate::fixtures::accounts::{call, user_cmd};
 use crate::fixtures::contests::{at, code, row, start, SHORT, SPRING, T0};
-use crate::fixtures::daemon::fixture;
 
 /// The fields named by a refusal.
 fn fields(v: &Value) -> Vec<String> {
@@ -152,15 +151,7 @@ async fn contests_are_made_and_edited_through_the_api_and_history_is_kept() {
 
     // Running, with a submission to B.
     j.set_clock(&at(30));
-    let id = j
-        .submit_ok(
-            "round-1",
-            &j.alice,
-            "B",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let id = j.submit_binary_sudoku_ac("round-1", &j.alice, "B").await;
     j.wait_done(id).await;
     let refusals = [
         (
@@ -319,15 +310,7 @@ async fn contest_files_are_read_again_when_they_change_and_clashes_are_refused()
     .unwrap();
     // A broken file keeps its last sound version; a change rewriting history is refused.
     j.set_clock(&at(30));
-    let id = j
-        .submit_ok(
-            "short",
-            &j.alice,
-            "A",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let id = j.submit_binary_sudoku_ac("short", &j.alice, "A").await;
     j.wait_done(id).await;
     std::fs::write(
         folder.join("short.toml"),

@@ -245,15 +245,7 @@ async fn the_flood_is_contained(j: &Contest, stored_at_most: usize, by_page: boo
     assert_eq!(statuses.values().sum::<usize>(), 1_100);
 
     // Alice's contest submission goes in at once and is judged next (the fair claim).
-    let hers = j
-        .submit_ok(
-            "short",
-            &j.alice,
-            "A",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let hers = j.submit_binary_sudoku_ac("short", &j.alice, "A").await;
     let sent = std::time::Instant::now();
     let (done, judged) = j.wait_done(hers).await;
     assert_eq!(done["verdict"], "AC", "{done}");

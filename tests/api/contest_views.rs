@@ -143,15 +143,7 @@ async fn finding_3_questions_are_bounded_in_length_and_rate_and_the_jurys_list_i
 async fn finding_4_contestants_read_secret_tests_by_number_and_the_jury_by_name() {
     // Five secret tests of binary-sudoku: 01-all-zeros ... 05-answer-1.
     let j = contests::start_with(&[("short", SHORT)], &at(10), 2, 5, "").await;
-    let id = j
-        .submit_ok(
-            "short",
-            &j.alice,
-            "A",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let id = j.submit_binary_sudoku_ac("short", &j.alice, "A").await;
     let (jury, _) = j.wait_done(id).await;
     let names = |v: &Value| -> Vec<String> {
         v["tests"]
@@ -277,15 +269,7 @@ async fn finding_5_no_unfreeze_before_the_freeze_and_the_page_asks_first() {
     // In the freeze, bob's AC is a pending try on the public board (the refused unfreeze
     // cancelled nothing).
     j.set_clock(&at(4 * 60 + 10));
-    let b = j
-        .submit_ok(
-            "frozen",
-            &j.bob,
-            "B",
-            "c",
-            &fixture("binary-sudoku", "ac.c"),
-        )
-        .await;
+    let b = j.submit_binary_sudoku_ac("frozen", &j.bob, "B").await;
     j.wait_done(b).await;
     let public = j.board("frozen", &j.alice).await;
     assert_eq!(public["frozen"], true);

@@ -32,7 +32,7 @@ const TEAM: &str = "not a reordering of the input";
 async fn wait_done(c: &reqwest::Client, d: &Daemon, token: &str, id: i64) -> Value {
     let started = Instant::now();
     loop {
-        let v: Value = get_as(&c, &d, &format!("/api/submissions/{id}"), Some(token))
+        let v: Value = get_as(c, d, &format!("/api/submissions/{id}"), Some(token))
             .await
             .1;
         if v["status"] == "done" {

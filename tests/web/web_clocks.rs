@@ -150,7 +150,7 @@ async fn clocks_on_every_contest_page_and_the_board_as_peers_show_it() {
     );
     let json: serde_json::Value = get_as(
         &api,
-        &d,
+        d,
         "/api/contests/cup/scoreboard",
         Some(alice_token.as_str()),
     )

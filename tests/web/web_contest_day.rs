@@ -82,9 +82,7 @@ async fn a_contest_day_for_a_spectator_a_contestant_and_the_jury() {
     );
 
     // alice solves A at minute 60: the spectator's board shows it without a reload.
-    let ac = j
-        .submit_ok("day", &j.alice, "A", "c", &fixture("binary-sudoku", "ac.c"))
-        .await;
+    let ac = j.submit_binary_sudoku_ac("day", &j.alice, "A").await;
     j.wait_done(ac).await;
     b.client
         .execute("window.__same_document = 7", vec![])
