@@ -3,8 +3,10 @@
 //! repository (`-O3 -march=native`), and both it and this bench binary in its
 //! `--solve-lines` mode (the same contract: count up to 2 solutions, solve again when
 //! there is exactly one, print `puzzle:count:solution`) read each list on stdin as a whole
-//! process. Passes alternate between the two, the first of each pair changing every pass;
-//! the figure of each is its median, the ratio tdoku's median time over ours.
+//! process. Every pass runs each of them once, starting with the next one each pass; the
+//! figure of each is its median, the ratio tdoku's median time over ours. With
+//! `SUDOJUDGE_SOLVER_BASELINE` naming another build of this bench binary (say, main's), that
+//! build runs in the same passes too: the before and after of a change to the solver.
 
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -152,59 +154,101 @@ pub fn bench(datasets: &Path, passes: usize) {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|| "unknown commit".into());
     let ours = std::env::current_exe().expect("the bench binary knows its path");
+    // An older build of this bench (e.g. main's) run the same way: the before of a change.
+    let baseline = std::env::var_os("SUDOJUDGE_SOLVER_BASELINE").map(PathBuf::from);
     println!(
         "tdoku {commit} from {} (example/solve.c, -O3 -march=native) against this binary's \
-         {SOLVE_LINES} mode; each list whole on stdin, limit 2, solved again when unique; \
+         {SOLVE_LINES} mode{}; each list whole on stdin, limit 2, solved again when unique; \
          {passes} passes each ($SUDOJUDGE_BENCH_ROUNDS; three times as many for a list done \
          in under 0.2 s), interleaved, medians",
-        src.display()
+        src.display(),
+        match &baseline {
+            Some(b) => format!(" and the baseline build {}'s", b.display()),
+            None => String::new(),
+        }
     );
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let load: Vec<&str> = load.split_whitespace().take(3).collect();
     println!("load average at the start: {}", load.join(" "));
-    println!("| list | puzzles | passes | ours (median) | tdoku (median) | ours / tdoku speed |");
-    println!("|---|---|---|---|---|---|");
+    let mut contenders: Vec<(&Path, &[&str])> = vec![(ours.as_path(), &[SOLVE_LINES][..])];
+    if let Some(b) = &baseline {
+        contenders.push((b.as_path(), &[SOLVE_LINES][..]));
+    }
+    contenders.push((tdoku.as_path(), &["2"][..]));
+    if baseline.is_some() {
+        println!(
+            "| list | puzzles | passes | ours (median) | baseline (median) | tdoku (median) \
+             | ours / tdoku speed | baseline / tdoku | ours / baseline |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|");
+    } else {
+        println!(
+            "| list | puzzles | passes | ours (median) | tdoku (median) | ours / tdoku speed |"
+        );
+        println!("|---|---|---|---|---|---|");
+    }
     for (name, file) in LISTS {
         let list = datasets.join(file);
         if !list.is_file() {
-            println!("| {name} | dataset missing: {} | | | | |", list.display());
+            println!("| {name} | dataset missing: {} |", list.display());
             continue;
         }
-        // Both print the same lines, or the comparison is void.
-        let (first, mine) = run(&ours, &[SOLVE_LINES], &list, true);
-        let (_, theirs) = run(&tdoku, &["2"], &list, true);
-        assert!(
-            mine == theirs,
-            "{name}: our output differs from tdoku's (counts or solutions)"
-        );
-        let puzzles = mine.iter().filter(|&&b| b == b'\n').count();
+        // All print the same lines, or the comparison is void.
+        let outputs: Vec<(Duration, Vec<u8>)> = contenders
+            .iter()
+            .map(|(program, args)| run(program, args, &list, true))
+            .collect();
+        for ((program, _), (_, out)) in contenders.iter().zip(&outputs) {
+            assert!(
+                *out == outputs[0].1,
+                "{name}: {} printed other lines than this binary (counts or solutions)",
+                program.display()
+            );
+        }
+        let puzzles = outputs[0].1.iter().filter(|&&b| b == b'\n').count();
         // A list solved in a blink gets more passes: its figures are the noisiest.
-        let passes = if first < Duration::from_millis(200) {
+        let passes = if outputs[0].0 < Duration::from_millis(200) {
             passes * 3
         } else {
             passes
         };
-        let (mut us, mut them) = (Vec::new(), Vec::new());
+        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); contenders.len()];
         for pass in 0..passes {
-            let mut ours_once = || us.push(run(&ours, &[SOLVE_LINES], &list, false).0);
-            let mut tdoku_once = || them.push(run(&tdoku, &["2"], &list, false).0);
-            if pass % 2 == 0 {
-                ours_once();
-                tdoku_once();
-            } else {
-                tdoku_once();
-                ours_once();
+            // Each pass starts with the next contender, so none always runs first.
+            for k in 0..contenders.len() {
+                let c = (pass + k) % contenders.len();
+                let (program, args) = contenders[c];
+                times[c].push(run(program, args, &list, false).0);
             }
         }
-        let (us, them) = (median(us), median(them));
-        let rate = |d: Duration| puzzles as f64 / d.as_secs_f64();
-        println!(
-            "| {name} | {puzzles} | {passes} | {:.1} ms, {:.0}/s | {:.1} ms, {:.0}/s | {:.2}x |",
-            us.as_secs_f64() * 1e3,
-            rate(us),
-            them.as_secs_f64() * 1e3,
-            rate(them),
-            them.as_secs_f64() / us.as_secs_f64()
-        );
+        let medians: Vec<Duration> = times.into_iter().map(median).collect();
+        let cell = |d: Duration| {
+            format!(
+                "{:.1} ms, {:.0}/s",
+                d.as_secs_f64() * 1e3,
+                puzzles as f64 / d.as_secs_f64()
+            )
+        };
+        let speed = |a: Duration, b: Duration| b.as_secs_f64() / a.as_secs_f64();
+        let (us, them) = (medians[0], medians[medians.len() - 1]);
+        if medians.len() == 3 {
+            let before = medians[1];
+            println!(
+                "| {name} | {puzzles} | {passes} | {} | {} | {} | {:.2}x | {:.2}x | {:.2}x |",
+                cell(us),
+                cell(before),
+                cell(them),
+                speed(us, them),
+                speed(before, them),
+                speed(us, before)
+            );
+        } else {
+            println!(
+                "| {name} | {puzzles} | {passes} | {} | {} | {:.2}x |",
+                cell(us),
+                cell(them),
+                speed(us, them)
+            );
+        }
     }
 }
