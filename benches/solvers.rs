@@ -6,9 +6,15 @@
 //!   datasets/, median of several passes, and their ratio;
 //! - target-sudoku: branch and bound against plain exhaustive enumeration on NOIP-like cases
 //!   (24-30 givens) generated from fixed seeds, plus 20-given stress cases;
-//! - binary-sudoku: time per grid, parsing included.
+//! - binary-sudoku: time per grid, parsing included;
+//! - paired: whole-process against tdoku's example solver on each list, when `TDOKU_DIR`
+//!   names a copy of tdoku (`paired.rs`; skipped otherwise).
 //!
 //! Every figure is the median of several passes measured in this run.
+
+#[path = "solvers/paired.rs"]
+mod paired;
+mod support;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -74,6 +80,7 @@ fn permute(grid: &sudoku::Grid, rng: &mut Rng) -> sudoku::Grid {
     out
 }
 
+/// One puzzle line: 81 characters, `1`-`9` or `.`/`0`.
 fn parse_line(line: &str) -> Option<sudoku::Grid> {
     let bytes = line.trim().as_bytes();
     if bytes.len() != 81 {
@@ -343,8 +350,17 @@ fn bench_binary() {
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not: then only smoke-run.
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(paired::SOLVE_LINES) {
+        if let Err(e) = paired::solve_lines() {
+            eprintln!("solve-lines: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     if !args.iter().any(|a| a == "--bench") {
-        println!("solvers bench: run with `cargo bench --bench solvers [sudoku|target|binary]`");
+        println!(
+            "solvers bench: run with `cargo bench --bench solvers [sudoku|target|binary|paired]`"
+        );
         return;
     }
     let wanted: Vec<&str> = args
@@ -353,8 +369,8 @@ fn main() {
         .map(String::as_str)
         .collect();
     let run = |section: &str| wanted.is_empty() || wanted.contains(&section);
+    let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
     if run("sudoku") {
-        let datasets: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
         bench_sudoku(&datasets);
     }
     if run("target") {
@@ -362,5 +378,8 @@ fn main() {
     }
     if run("binary") {
         bench_binary();
+    }
+    if run("paired") {
+        paired::bench(&datasets, support::rounds(5));
     }
 }

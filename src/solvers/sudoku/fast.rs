@@ -11,8 +11,15 @@
 //! A state is a few `u128`s, so branching copies it instead of undoing moves (the last
 //! guess at a cell reuses it). The board geometry and the bit operations on whole boards are
 //! in `bits.rs`; this file holds the state, its propagation and the search.
+//!
+//! The search is compiled twice: for the baseline x86-64 target, and for machines with
+//! `popcnt`, `bmi1`, `bmi2` and `lzcnt` (a one-instruction popcount, trailing-zero count
+//! and bit clear, which the release profile's baseline target lacks), chosen at run time.
+//! Both copies run the same code on the same states; only the instructions differ.
 
 mod bits;
+#[cfg(test)]
+mod copies_tests;
 
 use super::Grid;
 use bits::{
@@ -143,6 +150,12 @@ impl State {
     /// `false` on a contradiction (a cell with no candidate, or a digit with no place in some
     /// unit). Only candidates that no completion uses are removed.
     pub(crate) fn propagate(&mut self) -> bool {
+        self.propagate_inline()
+    }
+
+    /// [`State::propagate`]'s body, inlined into each compiled copy of the search.
+    #[inline(always)]
+    fn propagate_inline(&mut self) -> bool {
         loop {
             // Placed cells count one digit, so open cells need no mask until the end.
             let (mut ones, mut twos) = (0u128, 0u128);
@@ -175,6 +188,7 @@ impl State {
     /// Pointing and claiming for every digit at once per board: a digit confined to one
     /// line within a box leaves the rest of that line, and a digit confined to one box
     /// within a line leaves the rest of that box. Returns whether anything was removed.
+    #[inline(always)]
     fn locked_candidates(&mut self) -> bool {
         let mut removed = false;
         for (c, seen) in self.cand.iter_mut().zip(&mut self.locked_seen) {
@@ -194,6 +208,7 @@ impl State {
 
     /// Places every digit that has a single place left in some unit. `None` on a
     /// contradiction, otherwise whether anything was placed.
+    #[inline(always)]
     fn hidden_singles(&mut self) -> Option<bool> {
         let mut placed_any = false;
         for d in 0..9 {
@@ -238,6 +253,13 @@ impl State {
     /// An unsolved cell with the fewest candidates (a two-candidate cell when there is one;
     /// among those, the one with the most open peers).
     pub(crate) fn branch_cell(&self) -> usize {
+        self.branch_cell_with::<false>()
+    }
+
+    /// [`State::branch_cell`]; `POPCNT`: count bits with the machine's instruction (only
+    /// where the caller is compiled with it).
+    #[inline(always)]
+    fn branch_cell_with<const POPCNT: bool>(&self) -> usize {
         let (mut ones, mut twos, mut threes) = (0u128, 0u128, 0u128);
         for &c in &self.cand {
             threes |= twos & c;
@@ -252,7 +274,12 @@ impl State {
             while rest != 0 {
                 let cell = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                let open_peers = count_ones(PEERS[cell] & self.unsolved);
+                let open = PEERS[cell] & self.unsolved;
+                let open_peers = if POPCNT {
+                    open.count_ones()
+                } else {
+                    count_ones(open)
+                };
                 if open_peers > best.0 {
                     best = (open_peers, cell);
                 }
@@ -295,8 +322,38 @@ struct Counter {
 }
 
 impl Counter {
-    fn search(&mut self, state: &mut State) {
-        if !state.propagate() {
+    /// The search from `state`, in the copy compiled for this machine when it has the
+    /// instructions (`native` says so).
+    fn start(&mut self, state: &mut State, native: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if native {
+            // SAFETY: `native` is true only when the machine has every feature
+            // `search_native` is compiled with (`native_features`).
+            unsafe { self.search_native(state) };
+            return;
+        }
+        let _ = native;
+        self.search_portable(state);
+    }
+
+    /// The search compiled for the baseline target.
+    #[inline(never)]
+    fn search_portable(&mut self, state: &mut State) {
+        self.search::<false>(state);
+    }
+
+    /// The search compiled with the instructions `native_features` checks for.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn search_native(&mut self, state: &mut State) {
+        self.search::<true>(state);
+    }
+
+    /// One search node; `NATIVE` names the compiled copy it runs in, and that its
+    /// recursion stays in.
+    #[inline(always)]
+    fn search<const NATIVE: bool>(&mut self, state: &mut State) {
+        if !state.propagate_inline() {
             return;
         }
         if state.unsolved == 0 {
@@ -306,7 +363,7 @@ impl Counter {
             }
             return;
         }
-        let cell = state.branch_cell();
+        let cell = state.branch_cell_with::<NATIVE>();
         let mut digits = (0..9).fold(0u32, |digits, d| {
             digits | ((state.cand[d] >> cell) as u32 & 1) << d
         });
@@ -316,12 +373,12 @@ impl Counter {
             if digits == 0 {
                 // The last guess needs no copy: this state is not looked at again.
                 state.place(cell, d);
-                self.search(state);
+                self.recurse::<NATIVE>(state);
                 return;
             }
             let mut next = *state;
             next.place(cell, d);
-            self.search(&mut next);
+            self.recurse::<NATIVE>(&mut next);
             if self.count >= self.limit {
                 return;
             }
@@ -329,7 +386,40 @@ impl Counter {
     }
 }
 
+impl Counter {
+    /// A child node, in the same compiled copy as its parent.
+    #[inline(always)]
+    fn recurse<const NATIVE: bool>(&mut self, state: &mut State) {
+        #[cfg(target_arch = "x86_64")]
+        if NATIVE {
+            // SAFETY: `NATIVE` is true only below `search_native`, which `start` enters
+            // only on a machine with its features.
+            unsafe { self.search_native(state) };
+            return;
+        }
+        self.search_portable(state);
+    }
+}
+
+/// Whether this machine has every instruction the native copy of the search uses.
+fn native_features() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 fn run(puzzle: &Grid, limit: usize, want_grid: bool) -> Counter {
+    run_on(puzzle, limit, want_grid, native_features())
+}
+
+/// [`run`] in the compiled copy `native` picks (the portable one when `false`).
+fn run_on(puzzle: &Grid, limit: usize, want_grid: bool, native: bool) -> Counter {
     let mut counter = Counter {
         limit,
         want_grid,
@@ -338,7 +428,7 @@ fn run(puzzle: &Grid, limit: usize, want_grid: bool) -> Counter {
     };
     if limit > 0 {
         if let Some(mut state) = State::new(puzzle) {
-            counter.search(&mut state);
+            counter.start(&mut state, native);
         }
     }
     counter

@@ -142,19 +142,19 @@ const ROW_GATHER: u64 = {
 };
 
 /// A row segment's three cells from the flag on its first cell.
-#[inline]
+#[inline(always)]
 fn spread_row(flags: u128) -> u128 {
     flags | flags << 1 | flags << 2
 }
 
 /// A column segment's three cells from the flag on its first cell.
-#[inline]
+#[inline(always)]
 fn spread_col(flags: u128) -> u128 {
     flags | flags << 9 | flags << 18
 }
 
 /// Flags set where exactly one of `a`, `b`, `c` has them.
-#[inline]
+#[inline(always)]
 fn only_one(a: u128, b: u128, c: u128) -> [u128; 3] {
     [a & !b & !c, b & !a & !c, c & !a & !b]
 }
@@ -171,7 +171,7 @@ pub(super) fn segments(x: u128) -> (u128, u128) {
 
 /// The cells a digit with board `x` leaves by pointing and claiming (box-line intersections),
 /// computed for all 54 intersections with whole-board bit operations.
-#[inline]
+#[inline(always)]
 pub(super) fn locked_eliminations(x: u128) -> u128 {
     let (rs, cs) = segments(x);
     // Pointing along rows: a box whose only row segment holding the digit is in band row k.
