@@ -16,6 +16,11 @@
 //! Then, on the 10,000 queue, what the rest of a judging costs the database: `mark_running`
 //! and the storing of a result of ten tests (`complete`), each timed on claims of their own;
 //! docs/scaling.md turns these into how many judging nodes one PostgreSQL serves.
+//!
+//! And what a `/metrics` scrape reads of that queue on a shared database: the queued
+//! submissions by problem and submitted hash (`Gauges::queued_groups`, from the per-owner
+//! counts `queue_groups` keeps), next to the grouping of every queued row that it replaced
+//! (the baseline, the same database in the same run).
 //! `SUDOJUDGE_BENCH_CLAIMS` (default 300) changes the number of claims timed per queue.
 
 mod support;
@@ -28,8 +33,8 @@ use std::time::{Duration, Instant};
 use sudojudge::accounts::{Role, UserName};
 use sudojudge::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
 use sudojudge::store::{
-    AccountStore, Enqueued, Lease, NewSubmission, NewUser, NodeData, PgStore, Queue, QueueBounds,
-    SqliteStore, Store,
+    AccountStore, Enqueued, Gauges, Lease, NewSubmission, NewUser, NodeData, PgStore, Queue,
+    QueueBounds, SqliteStore, Store,
 };
 use sudojudge_testkit::postgres::PgServer;
 use support::env_or;
@@ -157,15 +162,54 @@ async fn time_results(store: &Store, n: usize) -> (f64, f64) {
     (median(&mut running), median(&mut results))
 }
 
-/// One backend: a fresh store per queue length from `open`.
+/// The grouping of every queued row that `queue_groups` replaced (issue 28's scrape).
+const OLD_GROUPS: &str = "SELECT problem, submitted_data_hash, COUNT(*) FROM submissions
+     WHERE status = 'queued' GROUP BY problem, submitted_data_hash";
+
+/// A second connection to the store's database, for the baseline query.
+enum Raw {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+impl Raw {
+    async fn old_groups(&self) -> usize {
+        match self {
+            Raw::Sqlite(p) => sqlx::query(OLD_GROUPS).fetch_all(p).await.unwrap().len(),
+            Raw::Postgres(p) => sqlx::query(OLD_GROUPS).fetch_all(p).await.unwrap().len(),
+        }
+    }
+}
+
+/// `queued_groups` against the old grouping, alternating, `n` each: (median ms) each.
+async fn time_groups(store: &Store, raw: &Raw, n: usize) -> (f64, f64) {
+    let (mut new, mut old) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for _ in 0..n {
+        let t = Instant::now();
+        let groups = store.queued_groups().await.unwrap();
+        new.push(t.elapsed());
+        let t = Instant::now();
+        let rows = raw.old_groups().await;
+        old.push(t.elapsed());
+        assert_eq!(groups.len(), rows, "the same groups");
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2].as_secs_f64() * 1e3
+    };
+    (median(&mut new), median(&mut old))
+}
+
+/// One backend: a fresh store per queue length from `open`, with the baseline's connection
+/// to the same database.
 async fn bench<F, Fut>(label: &str, claims: usize, open: F)
 where
     F: Fn(usize) -> Fut,
-    Fut: std::future::Future<Output = Store>,
+    Fut: std::future::Future<Output = (Store, Raw)>,
 {
     let mut medians = Vec::new();
     for queued in QUEUES {
-        let store = open(queued).await;
+        let (store, raw) = open(queued).await;
         fill(&store, queued).await;
         let (median, p90) = time_claims(&store, claims).await;
         println!(
@@ -174,6 +218,12 @@ where
         );
         medians.push(median);
         if queued == QUEUES[1] {
+            let (groups, old) = time_groups(&store, &raw, claims).await;
+            println!(
+                "claim on {label}: {queued:>6} queued: queued groups (the /metrics read) median \
+                 {groups:6.3} ms; grouping every queued row (baseline) {old:6.3} ms: {:.3}x",
+                groups / old
+            );
             let (running, result) = time_results(&store, claims).await;
             println!(
                 "claim on {label}: {queued:>6} queued: mark_running median {running:6.3} ms, \
@@ -189,15 +239,22 @@ where
     );
 }
 
-async fn sqlite(dir: &Path, queued: usize) -> Store {
+async fn sqlite(dir: &Path, queued: usize) -> (Store, Raw) {
     let path = dir.join(format!("claim-{queued}.db"));
-    Store::Sqlite(SqliteStore::open(&path).await.unwrap().with_data(data()))
+    let store = Store::Sqlite(SqliteStore::open(&path).await.unwrap().with_data(data()));
+    let url = format!("sqlite:{}", path.display());
+    (
+        store,
+        Raw::Sqlite(sqlx::SqlitePool::connect(&url).await.unwrap()),
+    )
 }
 
-async fn postgres(server: &PgServer) -> Store {
+/// A fresh database of the bench's cluster.
+async fn postgres(server: &PgServer) -> (Store, Raw) {
     let url = server.database();
     let store = PgStore::open(&url, Lease::default()).await.unwrap();
-    Store::Postgres(store.with_data(data()))
+    let raw = Raw::Postgres(sqlx::PgPool::connect(&url).await.unwrap());
+    (Store::Postgres(store.with_data(data())), raw)
 }
 
 fn main() {

@@ -50,7 +50,7 @@ pub enum Action {
         #[arg(long)]
         output: Option<PathBuf>,
     },
-    /// List every user.
+    /// List every user: name, role, state, creation time, roster group and display name.
     List {
         /// One JSON array instead of a table.
         #[arg(long)]
@@ -265,6 +265,8 @@ fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 async fn list(store: &Store, json: bool) -> anyhow::Result<()> {
     let users = store.list_users().await?;
+    let groups = store.all_groups().await?;
+    let group = |name: &UserName| groups.get(name.as_str()).map(String::as_str);
     if json {
         let out: Vec<serde_json::Value> = users
             .iter()
@@ -272,6 +274,7 @@ async fn list(store: &Store, json: bool) -> anyhow::Result<()> {
                 serde_json::json!({
                     "name": u.name.as_str(), "display_name": u.display_name,
                     "role": u.role.as_str(), "disabled": u.disabled, "created_at": u.created_at,
+                    "group": group(&u.name),
                 })
             })
             .collect();
@@ -279,17 +282,18 @@ async fn list(store: &Store, json: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{:<32} {:<10} {:<8} {:<24} display name",
-        "name", "role", "state", "created"
+        "{:<32} {:<10} {:<8} {:<24} {:<16} display name",
+        "name", "role", "state", "created", "group"
     );
     for u in users {
         let state = if u.disabled { "disabled" } else { "active" };
         println!(
-            "{:<32} {:<10} {:<8} {:<24} {}",
+            "{:<32} {:<10} {:<8} {:<24} {:<16} {}",
             u.name.as_str(),
             u.role.as_str(),
             state,
             u.created_at,
+            group(&u.name).unwrap_or("-"),
             u.display_name
         );
     }

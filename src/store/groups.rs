@@ -4,6 +4,7 @@
 //! triggers of those migrations (a user added or grouped moves every contest's version)
 //! reach a contest nothing was submitted to yet. The same SQL text on both stores.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 
 use super::any::{each, Store};
@@ -21,6 +22,8 @@ const GROUP_OF: &str = "SELECT grp FROM user_groups WHERE user_id = $1";
 
 const MEMBERS: &str = "SELECT u.name FROM user_groups g JOIN users u ON u.id = g.user_id
  WHERE g.grp = $1 ORDER BY u.name";
+
+const ALL_GROUPS: &str = "SELECT u.name, g.grp FROM user_groups g JOIN users u ON u.id = g.user_id";
 
 const TRACK: &str =
     "INSERT INTO contest_state (contest) VALUES ($1) ON CONFLICT (contest) DO NOTHING";
@@ -42,6 +45,11 @@ pub trait GroupStore: Send + Sync + 'static {
 
     /// The names of every member of `group`, sorted.
     fn members(&self, group: &str) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
+    /// Every grouped user's group, by user name (`sudojudge user list`).
+    fn all_groups(
+        &self,
+    ) -> impl Future<Output = Result<BTreeMap<String, String>, StoreError>> + Send;
 
     /// Makes `contest`'s counters row (version 0) if it has none, so the users' triggers
     /// move its version too.
@@ -76,6 +84,14 @@ impl GroupStore for Store {
             .bind(group)
             .fetch_all(db.read())
             .await?))
+    }
+
+    async fn all_groups(&self) -> Result<BTreeMap<String, String>, StoreError> {
+        each!(self, |db| {
+            let rows: Vec<(String, String)> =
+                sqlx::query_as(ALL_GROUPS).fetch_all(db.read()).await?;
+            Ok(rows.into_iter().collect())
+        })
     }
 
     async fn track_contest(&self, contest: &str) -> Result<(), StoreError> {

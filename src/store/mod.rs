@@ -31,6 +31,8 @@
 //! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
 //! - [`groups`]: [`GroupStore`], roster groups (contests listing `group:NAME`), and a
 //!   contest's counters row made before its first board.
+//! - [`judgements`]: [`JudgementStore`], what applied rejudgings changed, for the Contest
+//!   API's new judgements.
 //! - [`notices`]: [`NoticeStore`], the clarifications a page's live banners announce.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
@@ -43,6 +45,7 @@ pub mod contests;
 mod dialect;
 pub mod gauges;
 pub mod groups;
+pub mod judgements;
 pub mod lease;
 pub mod location;
 pub mod model;
@@ -72,6 +75,7 @@ pub use contests::{
 pub use gauges::Gauges;
 pub use gauges::IN_QUEUE;
 pub use groups::{GroupStore, Grouping};
+pub use judgements::{JudgementStore, Rejudged};
 pub use lease::{Lease, DEFAULT_LEASE};
 pub use location::Location;
 pub use model::{

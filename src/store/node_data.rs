@@ -101,18 +101,34 @@ impl NodeData {
     }
 }
 
-/// The queued submissions by problem and submitted hash (both backends' SQL).
-pub(super) const QUEUED_GROUPS: &str =
-    "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions
-     WHERE status = 'queued' GROUP BY problem, submitted_data_hash";
+/// The queued submissions by problem and submitted hash, per owner (both backends' SQL),
+/// from the counts `queue_groups` keeps (triggers, migrations sqlite/0018 and
+/// postgres/0012): one row per owner and group with something queued, however long the
+/// queue. A macro so `QUEUED_GROUPS` can be one constant.
+macro_rules! groups {
+    () => {
+        "SELECT problem, NULLIF(hash, '') AS submitted_data_hash, queued
+         FROM queue_groups WHERE queued > 0"
+    };
+}
+
+/// The queued submissions by problem and submitted hash, summed over the owners.
+pub(super) const QUEUED_GROUPS: &str = concat!(
+    "SELECT q.problem, q.submitted_data_hash, CAST(SUM(q.queued) AS BIGINT) AS queued FROM (",
+    groups!(),
+    ") q GROUP BY q.problem, q.submitted_data_hash"
+);
 
 /// The queued submissions the node's filter refuses, grouped: `accepts` is the backend's
-/// condition on row `q` with the filter's parameter.
+/// condition on row `q` (problem, submitted hash) with the filter's parameter; read from
+/// `queue_groups`, so it costs one row per owner and group, not one per queued submission.
 pub(super) fn refused_sql(accepts: &str) -> String {
     format!(
-        "SELECT problem, submitted_data_hash, COUNT(*) AS queued FROM submissions q
-         WHERE status = 'queued' AND NOT {accepts}
-         GROUP BY problem, submitted_data_hash"
+        "SELECT q.problem, q.submitted_data_hash, CAST(SUM(q.queued) AS BIGINT) AS queued
+         FROM ({}) q
+         WHERE NOT {accepts}
+         GROUP BY q.problem, q.submitted_data_hash",
+        groups!()
     )
 }
 

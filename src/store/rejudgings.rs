@@ -198,11 +198,14 @@ pub trait RejudgingStore: Send + Sync + 'static {
 
     /// Applies an open rejudging whose runs are all judged: in one transaction each judged
     /// submission takes its run's result and test results (the board's version moves by the
-    /// submissions' trigger), and the rejudging is closed by `by`.
+    /// submissions' trigger), its run keeps the verdict and score it replaced, and the
+    /// rejudging is closed by `by` at `at` on the contest clock (where the Contest API's feed
+    /// places the judgements it makes: `store::judgements`).
     fn apply_rejudging(
         &self,
         id: i64,
         by: &str,
+        at: jiff::Timestamp,
     ) -> impl Future<Output = Result<Closed, StoreError>> + Send;
 
     /// Drops an open rejudging: nothing else changes; its waiting runs are never claimed.

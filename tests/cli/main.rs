@@ -26,4 +26,5 @@ mod kattis_verify;
 mod password_cli;
 mod standalone;
 mod stress_cli;
+mod user_list_groups;
 mod verify_submissions;

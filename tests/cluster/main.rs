@@ -14,3 +14,4 @@ mod postgres_data;
 mod postgres_nodes;
 mod postgres_rejudgings;
 mod postgres_upload;
+mod postgres_worker_contests;

@@ -25,6 +25,7 @@ use crate::contest::{Audience, Contest, Format, Participants, Timing};
 use crate::store::{BoardEntry, Participant, Status};
 
 use super::mapping::{self, LanguageInfo, ProblemInfo, State, SubmissionInfo};
+use super::rejudged::{self, Change};
 
 /// How far behind the contest clock the feed stays, so a submission whose instant was read
 /// just before it was stored is not passed by a reader.
@@ -52,6 +53,8 @@ const K_SUBMISSIONS: u8 = 6;
 const K_FINALIZED: u8 = 7;
 const K_REVEALED: u8 = 8;
 const K_THAWED: u8 = 9;
+/// The judgements applied rejudgings made, at their apply instants ([`super::rejudged`]).
+const K_REJUDGED: u8 = 10;
 
 impl Key {
     const fn at(t: i64, kind: u8, id: i64) -> Key {
@@ -133,6 +136,8 @@ pub struct Inputs<'a> {
     pub submissions: &'a [BoardEntry],
     /// Each submission's language.
     pub language_of: &'a HashMap<i64, String>,
+    /// What applied rejudgings changed, by submission ([`rejudged::by_submission`]).
+    pub rejudged: &'a HashMap<i64, Vec<Change>>,
     /// Whether the jury unfroze the board.
     pub unfrozen: bool,
     /// Who reads it: the public feed holds back what the format hides.
@@ -386,8 +391,44 @@ pub fn build(i: &Inputs) -> Log {
             (Status::Done, Some(v)) => {
                 let revealed = !hidden || c.format == Format::Oi || i.unfrozen;
                 if revealed {
-                    let data = mapping::judgement(&s, v, e.score.unwrap_or(0), c.format);
-                    push(jkey, "judgements", Some(e.id.to_string()), data);
+                    let now = (v, e.score.unwrap_or(0));
+                    let changes = i.rejudged.get(&e.id).map_or(&[][..], Vec::as_slice);
+                    let changes = &changes[..changes.len().min(rejudged::MAX_CHANGES)];
+                    let original = changes.first().map_or(now, |ch| ch.old);
+                    let mut prev_id = e.id.to_string();
+                    let mut prev = rejudged::first(&s, original, c.format, changes.is_empty());
+                    push(jkey, "judgements", Some(prev_id.clone()), prev.clone());
+                    // While a frozen board is not unfrozen, the public sees nothing past the
+                    // end: the unfrozen judgements will be placed there.
+                    let held_back = public && freeze.is_some() && !i.unfrozen;
+                    for (n, ch) in changes.iter().enumerate() {
+                        let t = ms(ch.at).max(jkey.t);
+                        if held_back && t >= end_ms {
+                            break;
+                        }
+                        // The last change's result is the stored one, what the board shows.
+                        let result = if n + 1 == changes.len() { now } else { ch.new };
+                        let sub = (2 * n) as u8;
+                        let key = Key {
+                            t,
+                            kind: K_REJUDGED,
+                            id: e.id,
+                            sub,
+                        };
+                        prev["current"] = serde_json::Value::Bool(false);
+                        push(key, "judgements", Some(prev_id), prev);
+                        let (id, data) = rejudged::made(&s, ch, result, start, c.format);
+                        push(
+                            Key {
+                                sub: sub + 1,
+                                ..key
+                            },
+                            "judgements",
+                            Some(id.clone()),
+                            data.clone(),
+                        );
+                        (prev_id, prev) = (id, data);
+                    }
                 }
             }
             _ => {

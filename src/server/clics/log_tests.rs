@@ -37,6 +37,15 @@ fn entry(id: i64, user: &str, at: &str, verdict: Option<Verdict>) -> BoardEntry 
 }
 
 fn log(subs: &[BoardEntry], unfrozen: bool, audience: Audience) -> Log {
+    log_rejudged(subs, &HashMap::new(), unfrozen, audience)
+}
+
+fn log_rejudged(
+    subs: &[BoardEntry],
+    rejudged: &HashMap<i64, Vec<Change>>,
+    unfrozen: bool,
+    audience: Audience,
+) -> Log {
     let c = contest();
     let participants: Vec<Participant> = ["alice", "bob"]
         .iter()
@@ -64,6 +73,7 @@ fn log(subs: &[BoardEntry], unfrozen: bool, audience: Audience) -> Log {
         members: &[],
         submissions: subs,
         language_of: &languages,
+        rejudged,
         unfrozen,
         audience,
     })
@@ -185,5 +195,124 @@ fn the_public_gets_frozen_judgements_after_the_finalized_state_once_unfrozen() {
             .filter(|e| e.kind == "judgements")
             .count(),
         2
+    );
+}
+
+/// One change of submission `id`'s result by rejudging `rejudging` applied at `at`.
+fn change(rejudging: i64, at: &str, old: Verdict, new: Verdict) -> Change {
+    let score = |v| if v == Verdict::AC { 100 } else { 0 };
+    Change {
+        rejudging,
+        at: t(at),
+        old: (old, score(old)),
+        new: (new, score(new)),
+    }
+}
+
+fn judgements(events: &[Event]) -> Vec<(String, String, String, bool)> {
+    events
+        .iter()
+        .filter(|e| e.kind == "judgements")
+        .map(|e| {
+            (
+                e.id.clone().unwrap(),
+                e.data["submission_id"].as_str().unwrap().to_string(),
+                e.data["judgement_type_id"].as_str().unwrap().to_string(),
+                e.data["current"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_applied_rejudging_makes_new_judgements_that_supersede_the_old() {
+    // Alice's WA became AC by rejudging 4 at 12:00; bob's AC (in the freeze) became WA by
+    // rejudging 5 at 15:00, after the end; 3 was not changed.
+    let subs = [
+        entry(1, "alice", "2026-03-01T10:00:00Z", Some(Verdict::AC)),
+        entry(2, "bob", "2026-03-01T13:40:00Z", Some(Verdict::WA)),
+        entry(3, "bob", "2026-03-01T13:50:00Z", Some(Verdict::WA)),
+    ];
+    let rejudged = HashMap::from([
+        (
+            1,
+            vec![change(4, "2026-03-01T12:00:00Z", Verdict::WA, Verdict::AC)],
+        ),
+        (
+            2,
+            vec![change(5, "2026-03-01T15:00:00Z", Verdict::AC, Verdict::WA)],
+        ),
+    ]);
+    let later = t("2026-03-01T16:00:00Z");
+    let s = |x: &str| x.to_string();
+    let jury = log_rejudged(&subs, &rejudged, false, Audience::Admin);
+    assert_eq!(
+        judgements(jury.visible(later)),
+        vec![
+            (s("1"), s("1"), s("WA"), false),
+            (s("1"), s("1"), s("WA"), false),
+            (s("1-r4"), s("1"), s("AC"), true),
+            (s("2"), s("2"), s("AC"), false),
+            (s("3"), s("3"), s("WA"), true),
+            (s("2"), s("2"), s("AC"), false),
+            (s("2-r5"), s("2"), s("WA"), true),
+        ]
+    );
+    // The REST view: the old judgements kept, not current; one current per submission.
+    let objects = jury.objects(later, "judgements");
+    let current: Vec<&str> = objects
+        .iter()
+        .filter(|o| o["current"] == true)
+        .map(|o| o["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(current, ["1-r4", "3", "2-r5"]);
+    assert_eq!(objects.len(), 5);
+    let made = objects.iter().find(|o| o["id"] == "1-r4").unwrap();
+    assert_eq!(made["start_time"], made["end_time"]);
+    assert!(made["start_time"]
+        .as_str()
+        .unwrap()
+        .starts_with("2026-03-01T12:00:00"));
+    // Before the apply instant's grace is over, nothing of it is shown.
+    assert!(judgements(jury.visible(t("2026-03-01T12:00:04Z")))
+        .iter()
+        .all(|j| j.0 != "1-r4"));
+
+    // The public, frozen: alice's change (before the end) is shown; bob's in-freeze
+    // submissions are hidden, their judgements and changes with them.
+    let frozen = log_rejudged(&subs, &rejudged, false, Audience::Public);
+    let shown = frozen.visible(later);
+    assert_eq!(
+        judgements(shown),
+        vec![
+            (s("1"), s("1"), s("WA"), false),
+            (s("1"), s("1"), s("WA"), false),
+            (s("1-r4"), s("1"), s("AC"), true),
+        ]
+    );
+    // Unfrozen: only additions after what the frozen feed showed: the revealed judgements,
+    // the thaw, then bob's change at its apply instant.
+    let thawed = log_rejudged(&subs, &rejudged, true, Audience::Public);
+    let all = thawed.visible(later);
+    assert_eq!(tokens(&all[..shown.len()]), tokens(shown));
+    let rest: Vec<(String, String, bool)> = all[shown.len()..]
+        .iter()
+        .map(|e| {
+            (
+                e.kind.to_string(),
+                e.id.clone().unwrap_or_default(),
+                e.data["current"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rest,
+        vec![
+            (s("judgements"), s("2"), false),
+            (s("judgements"), s("3"), true),
+            (s("state"), s(""), false),
+            (s("judgements"), s("2"), false),
+            (s("judgements"), s("2-r5"), true),
+        ]
     );
 }

@@ -6,6 +6,7 @@
 //! - [`mapping`]: our contest, problems, users, languages, verdicts and board as CLICS
 //!   objects (pure functions).
 //! - [`log`]: the event feed as a pure function of the store's records, with stable tokens.
+//! - [`rejudged`]: the judgements applied rejudgings make, superseding the old ones.
 //! - [`source`]: the log read from the store and cached by data version; the feed bounds.
 //! - [`endpoints`]: the REST endpoints.
 //! - [`feed`]: the NDJSON event feed.
@@ -14,6 +15,7 @@ pub mod endpoints;
 pub mod feed;
 pub mod log;
 pub mod mapping;
+pub mod rejudged;
 pub mod source;
 
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::accounts::{access, Caller};
 use crate::contest::{Audience, Contest};
-use crate::store::{ContestStore, GroupStore};
+use crate::store::{ContestStore, GroupStore, JudgementStore};
 
 use super::super::auth::allow;
 use super::super::contests::find;
@@ -16,6 +16,7 @@ use super::super::error::{ApiError, ApiResult};
 use super::super::state::AppState;
 use super::log::{build, Inputs, Log};
 use super::mapping::{self, LanguageInfo, ProblemInfo};
+use super::rejudged;
 
 /// Event-feed connections one caller may hold at once.
 pub const FEEDS_PER_CALLER: usize = 4;
@@ -149,6 +150,7 @@ pub async fn log(
         members.extend(state.store.members(group).await?);
     }
     let language_of = state.store.contest_languages(id).await?;
+    let rejudged = rejudged::by_submission(&state.store.rejudged(id).await?);
     let problems: Vec<ProblemInfo> = c
         .problems
         .iter()
@@ -182,6 +184,7 @@ pub async fn log(
         members: &members,
         submissions: &data.submissions,
         language_of: &language_of,
+        rejudged: &rejudged,
         unfrozen: data.state.unfrozen,
         audience,
     }));

@@ -11,6 +11,7 @@ mod fair_claim;
 mod gauges;
 mod group_commit;
 mod insert_bounded;
+mod judgements;
 mod nodes;
 mod packages;
 mod queue;

@@ -239,22 +239,29 @@ impl RejudgingStore for Store {
         rows.into_iter().map(RejudgingRun::try_from).collect()
     }
 
-    async fn apply_rejudging(&self, id: i64, by: &str) -> Result<Closed, StoreError> {
-        close_rejudging(self, id, by, RejudgingState::Applied).await
+    async fn apply_rejudging(
+        &self,
+        id: i64,
+        by: &str,
+        at: jiff::Timestamp,
+    ) -> Result<Closed, StoreError> {
+        close_rejudging(self, id, by, RejudgingState::Applied, Some(at)).await
     }
 
     async fn cancel_rejudging(&self, id: i64, by: &str) -> Result<Closed, StoreError> {
-        close_rejudging(self, id, by, RejudgingState::Cancelled).await
+        close_rejudging(self, id, by, RejudgingState::Cancelled, None).await
     }
 }
 
-/// Closes the open rejudging `id` as `to` by `by`; applying it (all its runs judged) first
-/// copies each run's result onto its submission, where the submission is still `done`.
+/// Closes the open rejudging `id` as `to` by `by`; applying it (all its runs judged, at
+/// `applied_at` on the contest clock) first copies each run's result onto its submission, where
+/// the submission is still `done`, keeping the verdict and score it replaces on the run.
 async fn close_rejudging(
     store: &Store,
     id: i64,
     by: &str,
     to: RejudgingState,
+    applied_at: Option<jiff::Timestamp>,
 ) -> Result<Closed, StoreError> {
     const RESULTS: &str = "SELECT submission_id, verdict, score, time_ms, memory_kib,
             compile_ok, compile_log, message, degraded, judged_data_hash, tests, finished_at
@@ -264,6 +271,10 @@ async fn close_rejudging(
              compile_log = $6, message = $7, degraded = $8, judged_data_hash = $9,
              finished_at = $10
          WHERE id = $11 AND status = 'done'";
+    const KEEP_OLD: &str = "UPDATE rejudging_runs
+         SET old_verdict = (SELECT verdict FROM submissions WHERE id = $2 AND status = 'done'),
+             old_score = (SELECT score FROM submissions WHERE id = $2 AND status = 'done')
+         WHERE rejudging_id = $1 AND submission_id = $2";
     each!(store, |db| {
         let mut tx = db.write().await?;
         let state: Option<String> = sqlx::query_scalar(&format!(
@@ -305,6 +316,11 @@ async fn close_rejudging(
                         what: format!("rejudging {id}'s test results: {e}"),
                     })?,
                 };
+                sqlx::query(KEEP_OLD)
+                    .bind(id)
+                    .bind(r.submission_id)
+                    .execute(&mut *tx)
+                    .await?;
                 let n = sqlx::query(TAKE)
                     .bind(&r.verdict)
                     .bind(r.score)
@@ -335,12 +351,14 @@ async fn close_rejudging(
             }
         }
         sqlx::query(&format!(
-            "UPDATE rejudgings SET state = $1, closed_by = $2, closed_at = {} WHERE id = $3",
+            "UPDATE rejudgings SET state = $1, closed_by = $2, closed_at = {}, applied_clock = $4
+             WHERE id = $3",
             db.now()
         ))
         .bind(to.as_str())
         .bind(by)
         .bind(id)
+        .bind(applied_at.map(|t| t.to_string()))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -13,6 +13,7 @@ mod lease;
 mod notices;
 mod packages;
 mod queue;
+mod queue_groups;
 mod queue_owners;
 mod rejudgings;
 mod sample;

@@ -114,7 +114,9 @@ async fn a_rejudging_runs_aside_and_is_applied_or_dropped(b: &Backend) {
     let r = s.rejudging(id).await.unwrap().unwrap();
     assert_eq!((r.state, r.total, r.judged), (RejudgingState::Open, 1, 0));
     assert_eq!(
-        s.apply_rejudging(id, "boss").await.unwrap(),
+        s.apply_rejudging(id, "boss", jiff::Timestamp::UNIX_EPOCH)
+            .await
+            .unwrap(),
         Closed::Unfinished(1)
     );
     assert!(s
@@ -138,7 +140,9 @@ async fn a_rejudging_runs_aside_and_is_applied_or_dropped(b: &Backend) {
 
     let version = s.contest_state("spring").await.unwrap().version;
     assert_eq!(
-        s.apply_rejudging(id, "boss").await.unwrap(),
+        s.apply_rejudging(id, "boss", jiff::Timestamp::UNIX_EPOCH)
+            .await
+            .unwrap(),
         Closed::Done {
             applied: 1,
             skipped: 0
@@ -151,7 +155,9 @@ async fn a_rejudging_runs_aside_and_is_applied_or_dropped(b: &Backend) {
     );
     assert!(s.contest_state("spring").await.unwrap().version > version);
     assert_eq!(
-        s.apply_rejudging(id, "boss").await.unwrap(),
+        s.apply_rejudging(id, "boss", jiff::Timestamp::UNIX_EPOCH)
+            .await
+            .unwrap(),
         Closed::NotOpen(RejudgingState::Applied)
     );
 

@@ -360,7 +360,10 @@ async fn close(
         _ => "host".to_string(),
     };
     let closed = if apply {
-        state.store.apply_rejudging(id, &by).await?
+        state
+            .store
+            .apply_rejudging(id, &by, state.contests.now())
+            .await?
     } else {
         state.store.cancel_rejudging(id, &by).await?
     };

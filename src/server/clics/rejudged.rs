@@ -1,0 +1,103 @@
+//! The judgements an applied rejudging makes (issue 30's leftover). CLICS (2026-01's
+//! `current`, which DOMjudge also serves on 2023-06) gives a rejudged submission a new
+//! judgement that supersedes the old one: the old judgement stays, updated to
+//! `current: false`, and the new one, with an id of its own, is `current: true`; at most one
+//! judgement per submission is current. A rejudging that changes nothing makes no judgement.
+//!
+//! Where they go in the log ([`super::log`]): at the rejudging's apply instant on the
+//! contest clock, never before the judgement they supersede; the public's feed shows them
+//! only where it shows that judgement, and while a frozen board is not unfrozen nothing
+//! past the contest's end (where the unfrozen judgements will be placed).
+
+use std::collections::HashMap;
+
+use jiff::{SignedDuration, Timestamp};
+use serde_json::{json, Value};
+
+use crate::contest::Format;
+use crate::judge::Verdict;
+use crate::store::Rejudged;
+
+use super::mapping::{self, SubmissionInfo};
+
+/// Judgements shown per submission past its first: a bound on the events of one submission
+/// (each change takes two keys of its own, numbered in a `u8`).
+pub const MAX_CHANGES: usize = 127;
+
+/// One change an applied rejudging made to a submission's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The rejudging.
+    pub rejudging: i64,
+    /// Its apply instant on the contest clock.
+    pub at: Timestamp,
+    /// The verdict and score before.
+    pub old: (Verdict, u32),
+    /// The verdict and score after.
+    pub new: (Verdict, u32),
+}
+
+/// The store's rows as changes by submission, in the order they were applied; a row that
+/// does not parse (a verdict or instant this build does not know) is left out and logged.
+pub fn by_submission(rows: &[Rejudged]) -> HashMap<i64, Vec<Change>> {
+    let mut out: HashMap<i64, Vec<Change>> = HashMap::new();
+    for r in rows {
+        let score = |s: Option<i64>| s.and_then(|s| u32::try_from(s).ok()).unwrap_or(0);
+        let parsed = (
+            Verdict::parse(&r.old_verdict),
+            Verdict::parse(&r.verdict),
+            r.applied_at.parse::<Timestamp>(),
+        );
+        match parsed {
+            (Ok(old), Ok(new), Ok(at)) => out.entry(r.submission_id).or_default().push(Change {
+                rejudging: r.rejudging_id,
+                at,
+                old: (old, score(r.old_score)),
+                new: (new, score(r.score)),
+            }),
+            _ => tracing::warn!(
+                submission = r.submission_id,
+                rejudging = r.rejudging_id,
+                "a rejudging's change does not parse: left out of the Contest API"
+            ),
+        }
+    }
+    for changes in out.values_mut() {
+        changes.sort_by_key(|c| (c.at, c.rejudging));
+    }
+    out
+}
+
+/// The id of the judgement rejudging `rejudging` made for submission `submission`.
+pub fn judgement_id(submission: i64, rejudging: i64) -> String {
+    format!("{submission}-r{rejudging}")
+}
+
+/// A judgement object as [`mapping::judgement`] makes it, with its `current` flag.
+pub fn first(s: &SubmissionInfo, result: (Verdict, u32), format: Format, current: bool) -> Value {
+    let mut v = mapping::judgement(s, result.0, result.1, format);
+    v["current"] = json!(current);
+    v
+}
+
+/// The judgement `change` made: its own id, started and ended at the apply instant
+/// (`contest_start`: the contestant's start, from which contest times count), current.
+pub fn made(
+    s: &SubmissionInfo,
+    change: &Change,
+    result: (Verdict, u32),
+    contest_start: Timestamp,
+    format: Format,
+) -> (String, Value) {
+    let at = change.at.max(s.at);
+    let when = SubmissionInfo {
+        at,
+        contest_time: contest_start.duration_until(at).max(SignedDuration::ZERO),
+        ..s.clone()
+    };
+    let id = judgement_id(s.id, change.rejudging);
+    let mut v = first(&when, result, format, true);
+    v["id"] = json!(id);
+    v["submission_id"] = json!(s.id.to_string());
+    (id, v)
+}

@@ -1,0 +1,215 @@
+//! An applied rejudging in the Contest API (issue 30's leftover): CLICS gives each
+//! submission the rejudging changed a new judgement that supersedes the old one, which stays
+//! with `current: false`. After a data fix and an applied rejudging, the event feed (the
+//! jury's and a contestant's) has each changed submission's old judgement again, now not
+//! current, then the new one under an id of its own, at the apply instant; the unchanged
+//! submission keeps its one judgement; `/judgements` lists old and new with exactly one
+//! current judgement per submission, whose verdict is the stored one.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::fixtures::accounts::{add_user, get_as, login, post_as};
+use crate::fixtures::daemon::{wait_done_as, Daemon};
+use crate::fixtures::kattis;
+use crate::fixtures::web::PW;
+
+const CONTEST: &str = r#"
+title = "Cup"
+format = "icpc"
+[timing]
+kind = "fixed"
+start = 2026-03-01T09:00:00Z
+duration = "5h"
+[[problems]]
+label = "A"
+problem = "sum"
+"#;
+
+/// Right on the package as shipped.
+const RIGHT: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
+/// Right but for secret test 03, where it prints what the fixed answer file will say.
+const FIXED: &str =
+    "a, b = map(int, input().split())\nprint(a + b + 1 if a == 123456789 else a + b)\n";
+/// Wrong before and after.
+const ZERO: &str = "print(0)\n";
+
+async fn submit(c: &reqwest::Client, d: &Daemon, token: &str, source: &str) -> i64 {
+    let (s, v) = post_as(
+        c,
+        d,
+        "/api/contests/cup/submissions",
+        Some(token),
+        Some(json!({"problem": "A", "language": "python", "source": source})),
+    )
+    .await;
+    assert_eq!(s, 202, "{v}");
+    v["id"].as_i64().unwrap()
+}
+
+async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> Vec<String> {
+    wait_done_as(c, d, Some(boss), ids, Duration::from_secs(120))
+        .await
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The judgement events of the feed as `token` reads it: (id, submission id, type, current).
+async fn feed_judgements(
+    c: &reqwest::Client,
+    d: &Daemon,
+    token: &str,
+) -> Vec<(String, String, String, bool)> {
+    let r = c
+        .get(d.url("/clics/contests/cup/event-feed?stream=false"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .filter(|e| e["type"] == "judgements")
+        .map(|e| {
+            let d = &e["data"];
+            assert_eq!(e["id"], d["id"], "{e}");
+            (
+                d["id"].as_str().unwrap().to_string(),
+                d["submission_id"].as_str().unwrap().to_string(),
+                d["judgement_type_id"].as_str().unwrap().to_string(),
+                d["current"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
+    let kattis::KattisContest {
+        dir,
+        daemon,
+        client: c,
+        boss,
+        alice,
+    } = kattis::contest(&["sum"], &["sum"], ("cup", CONTEST), 1, "").await;
+    let db = dir.path().join("judge.db");
+    add_user(&dir.path().join("config.toml"), &db, "bob", false, PW);
+    let bob = login(&c, &daemon.base, "bob", PW).await;
+    let right = submit(&c, &daemon, &alice, RIGHT).await;
+    let fixed = submit(&c, &daemon, &bob, FIXED).await;
+    let zero = submit(&c, &daemon, &bob, ZERO).await;
+    let ids = [right, fixed, zero];
+    assert_eq!(verdicts(&c, &daemon, &boss, &ids).await, ["AC", "WA", "WA"]);
+
+    // The data fix, and the daemon started again on it at 10:05 on the contest clock.
+    drop(daemon);
+    let problems = dir.path().join("problems");
+    std::fs::write(problems.join("sum/data/secret/03.ans"), "1111111111\n").unwrap();
+    let clock = dir.path().join("clock.txt");
+    std::fs::write(&clock, "2026-03-01T10:05:00Z").unwrap();
+    let d = Daemon::start_with(
+        dir.path(),
+        &db,
+        &problems,
+        1,
+        "[contests]\nclock_file = \"clock.txt\"\n",
+    );
+    let boss = login(&c, &d.base, "boss", PW).await;
+    let alice = login(&c, &d.base, "alice", PW).await;
+    let (s, v) = post_as(
+        &c,
+        &d,
+        "/api/rejudgings",
+        Some(&boss),
+        Some(json!({"contest": "cup", "problem": "A"})),
+    )
+    .await;
+    assert_eq!(s, 202, "{v}");
+    let rj = v["id"].as_i64().unwrap();
+    let started = Instant::now();
+    loop {
+        let (_, v) = get_as(&c, &d, &format!("/api/rejudgings/{rj}"), Some(&boss)).await;
+        if v["judged"] == v["total"] {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Before the apply: one judgement each, all current.
+    std::fs::write(&clock, "2026-03-01T10:06:00Z").unwrap();
+    let s = |x: i64| x.to_string();
+    let t = |x: &str| x.to_string();
+    let before = feed_judgements(&c, &d, &boss).await;
+    assert_eq!(
+        before,
+        vec![
+            (s(right), s(right), t("AC"), true),
+            (s(fixed), s(fixed), t("WA"), true),
+            (s(zero), s(zero), t("WA"), true),
+        ]
+    );
+    let (st, v) = post_as(
+        &c,
+        &d,
+        &format!("/api/rejudgings/{rj}/apply"),
+        Some(&boss),
+        None,
+    )
+    .await;
+    assert_eq!((st, v["state"].clone()), (200, json!("applied")), "{v}");
+    let after = verdicts(&c, &d, &boss, &ids).await;
+    assert_eq!(after, ["WA", "AC", "WA"]);
+
+    // Past the feed's grace after the apply instant (10:06).
+    std::fs::write(&clock, "2026-03-01T10:07:00Z").unwrap();
+    let new = |sub: i64| format!("{sub}-r{rj}");
+    let expected = vec![
+        (s(right), s(right), t("AC"), false),
+        (s(fixed), s(fixed), t("WA"), false),
+        (s(zero), s(zero), t("WA"), true),
+        (s(right), s(right), t("AC"), false),
+        (new(right), s(right), t("WA"), true),
+        (s(fixed), s(fixed), t("WA"), false),
+        (new(fixed), s(fixed), t("AC"), true),
+    ];
+    for token in [&boss, &alice] {
+        assert_eq!(feed_judgements(&c, &d, token).await, expected);
+    }
+
+    // The collection: old and new, one current per submission, the stored verdict.
+    let (st, list) = get_as(&c, &d, "/clics/contests/cup/judgements", Some(&boss)).await;
+    assert_eq!(st, 200, "{list}");
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 5, "{list:?}");
+    let mut current: BTreeMap<String, String> = BTreeMap::new();
+    for j in list.iter().filter(|j| j["current"] == true) {
+        let sub = j["submission_id"].as_str().unwrap().to_string();
+        let kind = j["judgement_type_id"].as_str().unwrap().to_string();
+        assert!(current.insert(sub, kind).is_none(), "two current: {list:?}");
+    }
+    let stored: BTreeMap<String, String> = ids.iter().map(|i| i.to_string()).zip(after).collect();
+    assert_eq!(current, stored);
+    let (st, one) = get_as(
+        &c,
+        &d,
+        &format!("/clics/contests/cup/judgements/{}", new(fixed)),
+        Some(&boss),
+    )
+    .await;
+    assert_eq!(st, 200, "{one}");
+    assert_eq!(
+        (
+            one["submission_id"].clone(),
+            one["current"].clone(),
+            one["start_time"]
+                .as_str()
+                .map(|x| x.starts_with("2026-03-01T10:06:00"))
+        ),
+        (json!(s(fixed)), json!(true), Some(true)),
+        "{one}"
+    );
+}
