@@ -26,4 +26,5 @@ mod kattis_verify;
 mod password_cli;
 mod standalone;
 mod stress_cli;
+mod stress_package;
 mod verify_submissions;
