@@ -58,6 +58,23 @@ pub fn should_run(scoring: &Scoring, next: usize, results: &[Option<TestOutcome>
     matches!(walk.group(&scoring.root), Step::Reached)
 }
 
+/// Whether the submission is rejected whatever the tests not run yet give (each counted
+/// accepted): where only the verdict counts (an icpc contest), judging stops there, as it
+/// stops at a pass-fail problem's first rejection. A rejection that a later acceptance may
+/// still outweigh (`accept_if_any_accepted`, an ignored sample) does not stop it.
+pub fn rejected_whatever_follows(scoring: &Scoring, results: &[Option<TestOutcome>]) -> bool {
+    let best: Vec<Option<TestOutcome>> = results
+        .iter()
+        .map(|r| {
+            r.or(Some(TestOutcome {
+                verdict: Verdict::AC,
+                score: None,
+            }))
+        })
+        .collect();
+    grade(scoring, &best).verdict != Verdict::AC
+}
+
 /// The grade of a submission whose tests gave `results` (by test index; `None`: not run).
 pub fn grade(scoring: &Scoring, results: &[Option<TestOutcome>]) -> Graded {
     let mut walk = Walk {

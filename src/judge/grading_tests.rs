@@ -140,3 +140,42 @@ fn worst_error_and_a_judge_error_propagate() {
     });
     assert_eq!(grade(&s, &[ac(), se]).verdict, Verdict::SE);
 }
+
+#[test]
+fn only_a_rejection_no_later_test_can_outweigh_ends_a_verdict_only_judging() {
+    // oddecho: secret accepts if any group does, and the sample is ignored.
+    let s = oddecho();
+    let mut results = vec![None; 8];
+    results[0] = wa();
+    assert!(
+        !rejected_whatever_follows(&s, &results),
+        "an ignored sample"
+    );
+    results[0] = ac();
+    results[1] = ac();
+    results[2] = wa();
+    assert!(
+        !rejected_whatever_follows(&s, &results),
+        "g2 may still pass"
+    );
+    results[5] = ac();
+    results[6] = ac();
+    results[7] = wa();
+    assert!(
+        rejected_whatever_follows(&s, &results),
+        "both groups failed"
+    );
+    // Worst error everywhere: the first rejection decides.
+    let mut strict = oddecho();
+    strict.root.rules.ignore_sample = false;
+    if let Item::Group(secret) = &mut strict.root.items[1] {
+        secret.rules.accept_if_any_accepted = false;
+    }
+    let mut results = vec![None; 8];
+    results[0] = ac();
+    results[1] = ac();
+    results[2] = wa();
+    assert!(rejected_whatever_follows(&strict, &results));
+    results[2] = ac();
+    assert!(!rejected_whatever_follows(&strict, &results));
+}

@@ -1,6 +1,7 @@
 //! Compile once, run every test in order, check each output, build the report.
 //!
-//! Every test runs even after a failure: the score is the share of tests passed. A scoring
+//! Every test runs even after a failure: the score is the share of tests passed (in
+//! [`JudgeMode::StopAtFirstFailure`], judging stops at the verdict). A scoring
 //! problem's groups decide instead ([`super::grading`]): which tests run (`on_reject: break`
 //! ends a group at its first rejection), the verdict and the score. The blocking
 //! sandbox calls and the checker run in `spawn_blocking`, so the tokio runtime never stalls.
@@ -97,7 +98,8 @@ pub enum JudgeMode {
     #[default]
     AllTests,
     /// Judging stops at the first test that is not AC: only the verdict counts (ICPC, as
-    /// DOMjudge's lazy evaluation), so a TLE submission costs one time limit, not all.
+    /// DOMjudge's lazy evaluation), so a TLE submission costs one time limit, not all. A
+    /// scoring problem stops at the first rejection no later test can outweigh.
     StopAtFirstFailure,
 }
 
@@ -259,7 +261,12 @@ impl<E: Executor> Judge<E> {
                     score: result.score,
                 });
                 results.push(result);
-                if failed && mode == JudgeMode::StopAtFirstFailure && scoring.is_none() {
+                if failed
+                    && mode == JudgeMode::StopAtFirstFailure
+                    && scoring
+                        .as_ref()
+                        .is_none_or(|s| super::grading::rejected_whatever_follows(s, &outcomes))
+                {
                     break;
                 }
             }

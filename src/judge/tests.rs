@@ -296,3 +296,60 @@ fn a_kattis_packages_time_safety_margin_sets_the_wall_clock_limit() {
         native.time_limit_ms * 3
     );
 }
+
+/// `ABC` as a scoring problem: one group of the three tests, `sum` of accepted tests,
+/// `worst_error`, `on_reject: continue`; `any` makes it `accept_if_any_accepted`.
+fn scoring_abc(dir: &Path, any: bool) -> Problem {
+    use crate::problem::kattis::scoring::{Aggregation, Group, Item, Rules, Scoring, VerdictRule};
+    use crate::problem::kattis::{KattisInfo, TimeLimitSource, Timing};
+    let mut p = problem(dir, ABC);
+    let rules = Rules {
+        accept_score: 1.0,
+        reject_score: 0.0,
+        range: (0.0, 3.0),
+        aggregation: Aggregation::Sum,
+        verdicts: VerdictRule::WorstError,
+        accept_if_any_accepted: any,
+        ignore_sample: false,
+        on_reject_break: false,
+    };
+    p.kattis = Some(KattisInfo {
+        version: "2023-07-draft",
+        timing: Timing::Multipliers {
+            ac_to_time_limit: 2.0,
+            time_limit_to_tle: 1.5,
+            time_resolution: 1.0,
+        },
+        time_limit_source: TimeLimitSource::ProblemYaml,
+        statement_pdf: None,
+        input_validators: Vec::new(),
+        scoring: Some(Scoring {
+            root: Group {
+                name: String::new(),
+                rules,
+                items: (0..3).map(Item::Test).collect(),
+            },
+            scored: String::new(),
+        }),
+    });
+    p
+}
+
+#[test]
+fn an_icpc_scoring_problem_stops_at_a_rejection_nothing_later_outweighs() {
+    let dir = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    let lazy = judge().with_mode(JudgeMode::StopAtFirstFailure);
+    let p = scoring_abc(dir.path(), false);
+    let r = rt.block_on(lazy.judge(&p, "python", b"slow on b".to_vec()));
+    let verdicts: Vec<_> = r.tests.iter().map(|t| t.verdict).collect();
+    assert_eq!(verdicts, [Verdict::AC, Verdict::TLE], "test c never ran");
+    assert_eq!(r.verdict, Verdict::TLE);
+    // Every test still runs for the score outside icpc ...
+    let r = rt.block_on(judge().judge(&p, "python", b"slow on b".to_vec()));
+    assert_eq!((r.tests.len(), r.verdict), (3, Verdict::TLE));
+    // ... and in icpc when a later acceptance may still make the verdict AC.
+    let p = scoring_abc(dir.path(), true);
+    let r = rt.block_on(lazy.judge(&p, "python", b"slow on b".to_vec()));
+    assert_eq!((r.tests.len(), r.verdict), (3, Verdict::AC));
+}

@@ -5,7 +5,7 @@
 //! problem's submissions, which it refused until then), and a package folder dropped in the
 //! problems folder is checked and served. One install at a time per node.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -41,6 +41,8 @@ pub struct PackageSync {
     limits: archive::Limits,
     programs: Option<ProgramCheck>,
     logged: Mutex<BTreeSet<String>>,
+    /// Dropped folders not served, by name, with the reason of their last pass.
+    refused: Mutex<BTreeMap<String, String>>,
     one_at_a_time: tokio::sync::Mutex<()>,
 }
 
@@ -72,6 +74,7 @@ impl PackageSync {
             limits,
             programs,
             logged: Mutex::new(BTreeSet::new()),
+            refused: Mutex::new(BTreeMap::new()),
             one_at_a_time: tokio::sync::Mutex::new(()),
         }
     }
@@ -219,14 +222,34 @@ impl PackageSync {
             }
             Err(e) => tracing::warn!(error = %e, "cannot list the uploaded packages"),
         }
+        let mut refused = BTreeMap::new();
         for dir in self.dropped() {
             let key = dir.display().to_string();
+            let name = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             match self.pick_up(dir).await {
                 Ok(p) => added.push(p.id.clone()),
-                Err(e) => self.log_once(key, &format!("package folder not served: {e}")),
+                Err(e) => {
+                    self.log_once(key, &format!("package folder not served: {e}"));
+                    refused.insert(name, e.to_string());
+                }
             }
         }
+        if let Ok(mut r) = self.refused.lock() {
+            *r = refused;
+        }
         added
+    }
+
+    /// The package folders dropped in the problems folder that are not served, each with
+    /// the reason its last check gave (the admin page shows them, as an upload's refusal).
+    pub fn refused_folders(&self) -> Vec<(String, String)> {
+        self.refused
+            .lock()
+            .map(|r| r.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default()
     }
 
     /// Fetches the stored package `id` of `hash` into the problems folder (or finds it

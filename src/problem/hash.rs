@@ -8,6 +8,8 @@
 //! the folder lists them in) with the SHA-256 of its input and of its answer. What stays
 //! out: the title and statement (they change no verdict), the generator profile (it only
 //! says how `gen` made the data, which is hashed itself), and the files' times and modes.
+//! A Kattis scoring problem's groups and score rules are folded in after ([`DataHash::and`]),
+//! so a changed `accept_score`, `range`, `grader_flags` or `on_reject` is changed data.
 
 use std::fmt;
 use std::io::Read;
@@ -64,6 +66,17 @@ impl DataHash {
             }
         }
         Ok(DataHash(h.finalize().into()))
+    }
+
+    /// This hash with one more field folded in: a scoring problem's groups and score rules
+    /// (what `testdata.yaml`'s `accept_score`, `range`, `grader_flags`, `on_reject` ...
+    /// decide), which a pass-fail package has none of and so keeps its hash.
+    pub fn and(self, name: &str, value: &[u8]) -> DataHash {
+        let mut h = Sha256::new();
+        field(&mut h, "format", FORMAT.as_bytes());
+        field(&mut h, "hash", &self.0);
+        field(&mut h, name, value);
+        DataHash(h.finalize().into())
     }
 
     /// Whether a hash stored as hex (a submission's `submitted_data_hash`) names other data;

@@ -3,6 +3,9 @@
 //!
 //! - [`inputs`]: the random inputs of each built-in problem kind, their promises, and the
 //!   inputs one step smaller.
+//! - [`package`]: a Kattis package's own generator, input validators, reference solution
+//!   and output validator.
+//! - [`text`]: the generic shrink of a package's text input (lines, tokens, numbers).
 //!
 //! The reference answers come from the kind's reference solver (`crate::problem::answer`),
 //! the verdicts from the problem's own checker, each run in the sandbox under the problem's
@@ -10,9 +13,12 @@
 //! cell) at a time, keeping each step that still disagrees the same way (the same verdict)
 //! and still keeps the statement's promises, until a whole pass over the input changes
 //! nothing: then no given or cell of it can go without the disagreement going away (or
-//! turning into another verdict) or the input breaking a promise.
+//! turning into another verdict) or the input breaking a promise. A Kattis package's input
+//! is shrunk by [`text`] instead, its validators standing for the promises.
 
 pub mod inputs;
+pub mod package;
+pub mod text;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -42,6 +48,10 @@ pub enum StressError {
          sudoku, target-sudoku and binary-sudoku kinds)"
     )]
     NoGenerator(String),
+    /// The package cannot be stressed, or its own program failed (no generator, a generator
+    /// crash, a generated input its validators reject, a failing reference solution).
+    #[error("{0}")]
+    Package(String),
     /// The judge's own fault (the sandbox, the reference solver, a temporary file).
     #[error("{0}")]
     Judge(String),
@@ -76,8 +86,11 @@ pub struct Found {
     /// Sandbox runs the shrinking took.
     pub shrink_runs: usize,
     /// Whether a whole pass found nothing more to remove (`false` only when
-    /// [`MAX_SHRINK_RUNS`] ran out first).
+    /// [`MAX_SHRINK_RUNS`], or for a package the time, ran out first).
     pub minimal: bool,
+    /// A package's generator seed that printed the first input (`gen SEED` prints it again).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generator_seed: Option<u64>,
 }
 
 /// What a stress run found.
@@ -93,6 +106,12 @@ pub struct StressReport {
     pub search_s: f64,
     /// The disagreement, if any.
     pub found: Option<Found>,
+    /// A package's generator (absent for the built-in kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    /// A package's reference solution (absent for the built-in kinds: their solver).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
 }
 
 /// The settings of one stress run.
@@ -100,7 +119,7 @@ pub struct StressReport {
 pub struct StressSettings {
     /// Seed of the random inputs.
     pub seed: u64,
-    /// How long to look for a disagreement.
+    /// How long to look for a disagreement (for a package, also the most its shrink takes).
     pub time: Duration,
     /// The limits each run gets (the problem's).
     pub limits: Limits,
@@ -216,6 +235,8 @@ pub fn stress<E: Executor>(
         tried,
         search_s,
         found,
+        generator: None,
+        reference: None,
     })
 }
 
@@ -269,5 +290,6 @@ pub fn shrink(
         unit: kind.unit(),
         shrink_runs: runs,
         minimal,
+        generator_seed: None,
     })
 }

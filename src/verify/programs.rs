@@ -24,8 +24,9 @@ fn fault(test: Option<&str>, message: String) -> DataFault {
     }
 }
 
-/// The validator limits of `problem` applied to an input validator at `path`.
-fn input_validator(problem: &Problem, path: &Path) -> Result<ValidatorProgram, String> {
+/// The validator limits of `problem` applied to an input validator at `path` (`stress`
+/// runs the same program on its generated inputs).
+pub fn input_validator(problem: &Problem, path: &Path) -> Result<ValidatorProgram, String> {
     let (language, source) = program::source_of(path).map_err(|e| e.to_string())?;
     let (time, memory, output) = match &problem.validator {
         OutputValidator::Program(v) => (v.time_limit_ms, v.memory_limit_mb, v.output_limit_mb),
@@ -46,7 +47,8 @@ fn input_validator(problem: &Problem, path: &Path) -> Result<ValidatorProgram, S
     })
 }
 
-fn is_checktestdata(path: &Path) -> bool {
+/// Whether an input validator is a checktestdata script (run in the judge's own process).
+pub fn is_checktestdata(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "ctd")
 }
 
@@ -92,7 +94,8 @@ fn run_checktestdata(problem: &Problem, path: &Path) -> Vec<DataFault> {
 /// Largest input a checktestdata script reads (it is held in memory).
 const MAX_CTD_INPUT: u64 = 256 << 20;
 
-fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+/// The file at `path`, at most `max` bytes (else an error saying so).
+pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut out = Vec::new();

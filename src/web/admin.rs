@@ -12,8 +12,8 @@ use serde::Deserialize;
 use crate::accounts::{access, roster, Caller, Role, UserName};
 use crate::server::services::contests::clarify;
 use crate::server::services::contests::loaded::Origin;
-use crate::server::services::queue;
 use crate::server::services::users::{self, cancel_queued, NewUser, NotAdded, UserQueue};
+use crate::server::services::{packages, queue};
 use crate::server::AppState;
 
 use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
@@ -27,6 +27,7 @@ struct AdminPage {
     nav: Nav,
     contests: Vec<ContestLine>,
     refused_contests: Vec<String>,
+    refused_packages: Vec<String>,
     me: Option<String>,
     users: Vec<UserLine>,
     queued: u64,
@@ -105,12 +106,15 @@ pub(super) async fn page(
             unanswered,
         });
     }
+    let refused_packages =
+        packages::refused_folders(state, caller).map_err(|e| WebError::api(&nav, e))?;
     Ok(render_with(
         outcome.status.unwrap_or(StatusCode::OK),
         &AdminPage {
             nav,
             contests,
             refused_contests: state.contests.refused(),
+            refused_packages,
             me: match caller {
                 Caller::User(u) => Some(u.name.to_string()),
                 _ => None,

@@ -37,5 +37,6 @@ mod kattis_interactive;
 mod kattis_packages;
 mod kattis_scoring;
 mod kattis_team_messages;
+mod package_dropped;
 mod package_upload;
 mod rejudgings;

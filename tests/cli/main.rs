@@ -26,5 +26,6 @@ mod kattis_verify;
 mod password_cli;
 mod standalone;
 mod stress_cli;
+mod stress_package;
 mod user_list_groups;
 mod verify_submissions;

@@ -246,7 +246,7 @@ fn a_correct_solution_survives_and_a_package_without_a_generator_is_refused() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("no disagreement"), "{text}");
-    // A Kattis package has no built-in generator: a clear error, exit 2.
+    // A Kattis package without a generator of its own: a clear error, exit 2.
     let problems = dir.path().join("problems");
     crate::fixtures::kattis::copy_package(&problems, "sum");
     std::fs::write(problems.join("sum/.timelimit"), "1\n").unwrap();
@@ -261,5 +261,5 @@ fn a_correct_solution_survives_and_a_package_without_a_generator_is_refused() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("no built-in generator"), "{err}");
+    assert!(err.contains("sum has no generator"), "{err}");
 }

@@ -142,6 +142,14 @@ pub fn load(dir: &Path) -> Result<Problem, ProblemError> {
         &super::FileIo::default(),
         &tests,
     )?;
+    let data_hash = match &scoring {
+        // Infinite range ends are written `null`, each in its own place.
+        Some(s) => data_hash.and(
+            "scoring",
+            &serde_json::to_vec(s).map_err(|e| invalid(dir, format!("the score rules: {e}")))?,
+        ),
+        None => data_hash,
+    };
     Ok(Problem {
         id,
         title,

@@ -54,3 +54,19 @@ pub async fn upload(
             _ => ApiError::Invalid(e.to_string()),
         })
 }
+
+/// The package folders dropped in the problems folder that this node does not serve, each
+/// `NAME: reason` (admins only; the admin page lists them beside the upload form).
+pub fn refused_folders(state: &AppState, caller: &Caller) -> ApiResult<Vec<String>> {
+    allow(access::administer(caller), String::new)?;
+    Ok(state
+        .packages
+        .as_ref()
+        .map(|p| {
+            p.refused_folders()
+                .into_iter()
+                .map(|(name, why)| format!("{name}: {why}"))
+                .collect()
+        })
+        .unwrap_or_default())
+}

@@ -124,3 +124,43 @@ fn ranges_read_infinities_and_refuse_reversed_ones() {
     assert!(parse_range("1").is_err());
     assert!(parse_range("a b").is_err());
 }
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let dest = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_score_rules_are_part_of_the_data_hash() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kattis/groupsum");
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("groupsum");
+    copy_tree(&fixture, &dir);
+    let hash = || crate::problem::load(&dir).unwrap().data_hash;
+    let original = hash();
+    let file = dir.join("data/secret/group1/testdata.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    for (from, to) in [
+        ("on_reject: break", "on_reject: continue"),
+        (
+            "accept_score: 20\nrange: 0 20",
+            "accept_score: 10\nrange: 0 10",
+        ),
+        ("range: 0 20", "range: -20 20"),
+        ("grader_flags: min", "grader_flags: sum"),
+    ] {
+        assert!(text.contains(from), "{from:?} not in {text}");
+        std::fs::write(&file, text.replacen(from, to, 1)).unwrap();
+        assert_ne!(hash(), original, "{from} -> {to} left the data hash alone");
+        std::fs::write(&file, &text).unwrap();
+        assert_eq!(hash(), original, "the same package hashes the same");
+    }
+}
