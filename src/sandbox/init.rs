@@ -53,6 +53,20 @@ pub(super) fn init_main(
             return fail(format!("chdir {}: {e}", spec.box_dir.display()));
         }
     }
+    run_program(spec, io, filter)
+}
+
+/// Starts the program, waits for it, then (isolated) kills and reaps whatever else the box
+/// holds: on return the init is the box's only process.
+pub(super) fn run_program(
+    spec: &BoxSpec,
+    io: &ProgramIo,
+    filter: Option<&seccompiler::BpfProgram>,
+) -> InitOutcome {
+    let fail = |error: String| InitOutcome {
+        error: Some(error),
+        ..InitOutcome::default()
+    };
     let (err_r, err_w) = match nix::unistd::pipe2(OFlag::O_CLOEXEC) {
         Ok(p) => p,
         Err(e) => return fail(format!("pipe2: {e}")),

@@ -14,7 +14,8 @@
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
 //!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
-//!   helper exchange.
+//!   helper exchange; `waiting.rs` and `waiting_init.rs`: a box made ahead of its runs and
+//!   reused, made fresh between them.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
@@ -40,6 +41,8 @@ pub mod slots;
 pub mod spec;
 pub mod status;
 pub mod supervise;
+mod waiting;
+mod waiting_init;
 
 mod error;
 mod helper_link;
