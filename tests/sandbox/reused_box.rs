@@ -74,3 +74,97 @@ fn a_box_killed_on_a_limit_is_made_anew_for_the_next_run() {
     assert_eq!(value(&after, "pid "), 2, "{out}");
     assert_ne!(value(&after, "init "), value(&first, "init "), "{out}");
 }
+
+/// Set in the child the next test starts: it holds a sandbox with an idle waiting box.
+const HOLD: &str = "SUDOJUDGE_TEST_HOLD_WAITING_BOX";
+
+/// Children of `pid` (from `/proc/*/stat`).
+fn children_of(pid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+            // "pid (comm) state ppid ...": the comm may hold spaces, so after the last ')'.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<i32>().ok())
+                == Some(pid)
+        })
+        .collect()
+}
+
+/// Whether `pid` exists and is not a zombie.
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| Some(s.rsplit_once(')')?.1.split_whitespace().next()? != "Z"))
+        .unwrap_or(false)
+}
+
+/// A judge killed (-9) while its slot's box waits for the next run leaves the slot's
+/// cgroup, the root template's folder and the waiting init's tree; the next sandbox made on
+/// this host sweeps all of it, whatever its slot. The judge is this test binary, started
+/// again as a child that makes a sandbox on slot 172, runs a program (so a box waits) and
+/// sleeps until it is killed.
+#[test]
+fn a_killed_judges_waiting_box_is_swept_by_the_next_sandbox() {
+    if std::env::var_os(HOLD).is_some() {
+        let sb = sandbox(172);
+        let p = build(&sb, "leave_traces.c");
+        let t = tempfile::tempdir().unwrap();
+        let look = stdin_file(t.path(), "look\n");
+        expect_status(&run(&sb, &p, Some(look), limits()), RunStatus::Ok);
+        // libtest has printed the test's name on this line already.
+        println!("waiting box held");
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        return;
+    }
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "reused_box::a_killed_judges_waiting_box_is_swept_by_the_next_sandbox",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(HOLD, "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let judge = child.id() as i32;
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(
+        lines.any(|l| l.is_ok_and(|l| l.trim_end().ends_with("waiting box held"))),
+        "the child judge never held its box"
+    );
+    // The judge's helper and, under it, the init of the box waiting for the next run.
+    let helpers = children_of(judge);
+    let inits: Vec<i32> = helpers.iter().flat_map(|&h| children_of(h)).collect();
+    assert!(!inits.is_empty(), "no waiting box under {helpers:?}");
+    let before = sandbox_support::leftovers_of(judge);
+    assert!(
+        before
+            .iter()
+            .any(|p| p.to_string_lossy().ends_with(".root"))
+            && before
+                .iter()
+                .any(|p| !p.starts_with(&config().sandbox.box_root)),
+        "the live judge's slot cgroup and root: {before:?}"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let sb = sandbox(173);
+    let left = sandbox_support::leftovers_of(judge);
+    assert!(left.is_empty(), "left by the killed judge: {left:?}");
+    let alive: Vec<i32> = helpers
+        .iter()
+        .chain(&inits)
+        .copied()
+        .filter(|&p| running(p))
+        .collect();
+    assert!(alive.is_empty(), "processes of the killed judge: {alive:?}");
+    drop(sb);
+}
