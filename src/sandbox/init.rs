@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use nix::fcntl::OFlag;
 
-use super::exec::{prepare_exec, spawn_program};
+use super::exec::{default_signal_dispositions, prepare_exec, spawn_program};
 use super::namespaces;
 use super::rootfs;
 use super::spec::{BoxSpec, InitOutcome, ProgramIo};
@@ -31,6 +31,7 @@ pub(super) fn init_main(
     if let Err(e) = std::fs::write("/proc/self/oom_score_adj", "1000") {
         return fail(format!("writing /proc/self/oom_score_adj: {e}"));
     }
+    default_signal_dispositions();
     if spec.isolate {
         let box_src = match box_fs {
             Some(fd) => rootfs::BoxSource::FileSystem(fd),

@@ -10,7 +10,8 @@
 //!
 //! Module map:
 //! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process;
-//!   `helper_link.rs`: starting that process and the line exchange with it;
+//!   `helper_link.rs`: starting that process and the line exchange with it; `ahead.rs`: the
+//!   next run's file system made while the judge reads the last report;
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
 //!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
@@ -44,6 +45,7 @@ pub mod supervise;
 mod waiting;
 mod waiting_init;
 
+mod ahead;
 mod error;
 mod helper_link;
 mod runner;

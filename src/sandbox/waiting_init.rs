@@ -17,6 +17,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::boxfs;
+use super::exec::default_signal_dispositions;
 use super::init::run_program;
 use super::namespaces;
 use super::rootfs::{self, TmpFs};
@@ -68,6 +69,8 @@ pub(super) fn waiting_init_main(root: &Path, tmp: TmpFs, mut link: InitLink) -> 
     }
     // SAFETY: prctl(2) without memory arguments: never outlive the helper.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
+    // Once for every run: its programs start with these.
+    default_signal_dispositions();
     if rootfs::enter_waiting(root, tmp).is_err() || namespaces::set_hostname().is_err() {
         return 1;
     }
