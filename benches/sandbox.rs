@@ -1,7 +1,10 @@
 //! Sandbox overhead: bare fork+exec+wait of `/bin/true` (the baseline) against a full
 //! sandboxed run of a trivial static program (namespaces, mounts, cgroup limits and
 //! accounting, seccomp, teardown), measured alternately in one run. Prints medians and the
-//! ratio. Needs root: `cargo bench --bench sandbox`.
+//! ratio, then the sandboxed run back to back (no pause between runs). Needs root:
+//! `cargo bench --bench sandbox`; `SANDBOX_BENCH_HELPER=<sudojudge binary>` measures another
+//! helper build under the same bench, `SANDBOX_BENCH_AHEAD=0` without the next run's file
+//! system made ahead, `SANDBOX_BENCH_PAUSE_US` the pause before each measured run (3000).
 
 use std::time::{Duration, Instant};
 
@@ -51,7 +54,15 @@ fn main() {
             return;
         }
     };
-    sandbox.set_helper(env!("CARGO_BIN_EXE_sudojudge"));
+    // Another helper binary (an older build, say) under the same bench, to compare two.
+    match std::env::var_os("SANDBOX_BENCH_HELPER") {
+        Some(helper) => sandbox.set_helper(helper),
+        None => sandbox.set_helper(env!("CARGO_BIN_EXE_sudojudge")),
+    }
+    // `SANDBOX_BENCH_AHEAD=0`: every run makes its file system on its path (the judge's
+    // side as it was before the box made ahead), to compare with the same bench binary.
+    let ahead = std::env::var("SANDBOX_BENCH_AHEAD").map_or(true, |v| v != "0");
+    sandbox.set_make_ahead(ahead);
     let table = LanguageTable::from_config(&config);
     let c = table.get("c").expect("c language");
     let program = match compile(&sandbox, c, b"int main(void){return 0;}\n", &config.compile) {
@@ -75,18 +86,42 @@ fn main() {
         let r = sandbox.run(&request).expect("sandboxed run");
         assert_eq!(r.status, RunStatus::Ok);
     }
+    // A pause before each measured run, so neither side is measured while the sandbox
+    // makes the next box (its helper and its thread work between runs): that work is what
+    // the back-to-back figure below includes.
+    let pause = Duration::from_micros(
+        std::env::var("SANDBOX_BENCH_PAUSE_US")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3000),
+    );
     let mut bare = Vec::with_capacity(iterations);
     let mut boxed = Vec::with_capacity(iterations);
     for _ in 0..iterations {
+        std::thread::sleep(pause);
         bare.push(bare_true());
+        std::thread::sleep(pause);
         let start = Instant::now();
         let r = sandbox.run(&request).expect("sandboxed run");
         boxed.push(start.elapsed());
         assert_eq!(r.status, RunStatus::Ok);
     }
+    // Back to back, nothing in between: the next box is still being made fresh when the
+    // run comes (what a judge that never reads its reports would see).
+    let mut back_to_back = Vec::with_capacity(iterations);
+    for _ in 0..iterations {
+        let start = Instant::now();
+        let r = sandbox.run(&request).expect("sandboxed run");
+        back_to_back.push(start.elapsed());
+        assert_eq!(r.status, RunStatus::Ok);
+    }
     let (b10, b, b90) = quantiles(&mut bare);
     let (s10, s, s90) = quantiles(&mut boxed);
-    println!("sandbox overhead, {iterations} iterations each, alternating:");
+    println!(
+        "sandbox overhead, {iterations} iterations each, alternating with {} us pauses (box made ahead: {}):",
+        pause.as_micros(),
+        if ahead { "on" } else { "off" }
+    );
     println!("                                     p10         median      p90");
     println!(
         "  bare fork+exec+wait /bin/true : {:8.3} ms {:8.3} ms {:8.3} ms",
@@ -104,5 +139,14 @@ fn main() {
         "  ratio sandboxed / bare        : {:8.2}x    {:8.2}x",
         ms(s10) / ms(b10),
         ms(s) / ms(b)
+    );
+    let (t10, t, t90) = quantiles(&mut back_to_back);
+    println!(
+        "  sandboxed, back to back       : {:8.3} ms {:8.3} ms {:8.3} ms ({:.2}x / {:.2}x bare)",
+        ms(t10),
+        ms(t),
+        ms(t90),
+        ms(t10) / ms(b10),
+        ms(t) / ms(b)
     );
 }

@@ -4,8 +4,8 @@
 //! Layout of one run under `box_root` (root-only, mode 0700):
 //! `<run>/box` (the slot's uid; mounted at `/box`), `<run>/stdout`, `<run>/stderr`
 //! (root-only, outside the box). As root, the box is not that folder but a file system of
-//! its own ([`super::boxfs`]), never attached on the host: `<run>/box` then stays empty and
-//! the run's files are reached through the mount's descriptor alone.
+//! its own ([`super::boxfs`]), never attached on the host: no folder is made for the run
+//! then, and its files are reached through the mount's descriptor alone.
 
 use std::fs::File;
 use std::io::Read;
@@ -160,12 +160,16 @@ impl RunDir {
     /// Like [`RunDir::create`], but the box is a file system of its own with `fs`'s size and
     /// inode bounds (needs root): whatever the program makes there is freed by the kernel
     /// when the run's mount namespace is gone and this `RunDir` is dropped.
+    /// No host folder is made: the run's files are reached through the mount alone, and
+    /// `path` only names the run in errors.
     pub fn create_with_fs(box_root: &Path, name: &str, fs: &BoxFs) -> Result<RunDir, BoxDirError> {
-        let mut dir = RunDir::create(box_root, name, fs.uid, fs.gid)?;
-        let mount = boxfs::create(fs).map_err(io("make the box file system for", &dir.run))?;
-        dir.box_fd = mount;
-        dir.own_fs = true;
-        Ok(dir)
+        let run = box_root.join(plain_name(name)?);
+        let box_fd = boxfs::create(fs).map_err(io("make the box file system for", &run))?;
+        Ok(RunDir {
+            run,
+            box_fd,
+            own_fs: true,
+        })
     }
 
     /// With a file system of its own: the program's stdout and stderr as two unnamed files
@@ -338,8 +342,12 @@ impl RunDir {
         Ok(true)
     }
 
-    /// Removes the run's folders (never following links).
+    /// Removes the run's folders (never following links); a box with a file system of its
+    /// own has none (the kernel frees the file system when the last descriptor goes).
     pub fn remove(&self) -> Result<(), BoxDirError> {
+        if self.own_fs {
+            return Ok(());
+        }
         match std::fs::remove_dir_all(&self.run) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),

@@ -27,6 +27,7 @@ use super::namespaces;
 use super::rootfs;
 use super::spec::{BoxSpec, FromJudge, HelperReport, Protocol};
 use super::supervise::run_box;
+use super::waiting::{BoxShape, WaitingBox};
 
 fn take_protocol_fds() -> Result<Protocol, String> {
     let dup = |fd: RawFd| -> Result<File, String> {
@@ -74,7 +75,10 @@ pub fn helper_main() -> i32 {
     loop {
         line.clear();
         match proto.input.read_line(&mut line) {
-            Ok(0) => return 0,
+            Ok(0) => {
+                state.stop_waiting();
+                return 0;
+            }
             Ok(_) => {}
             Err(_) => return 1,
         }
@@ -94,6 +98,7 @@ pub fn helper_main() -> i32 {
         {
             return 1;
         }
+        state.between_runs(&proto);
     }
 }
 
@@ -108,6 +113,10 @@ struct HelperState {
     slot_files: Option<V1Files>,
     /// A pidfd of the judge, to take each box's file system from it.
     judge: Option<OwnedFd>,
+    /// The box waiting for the next run, made ahead ([`super::waiting`]).
+    waiting: Option<WaitingBox>,
+    /// The shape of the last run that could use a waiting box: the next box is made so.
+    next_shape: Option<BoxShape>,
 }
 
 impl HelperState {
@@ -180,7 +189,63 @@ impl HelperState {
         } else {
             None
         };
+        let shape = BoxShape::of(spec, &taken);
+        if self
+            .waiting
+            .as_ref()
+            .is_some_and(|w| shape.as_ref().is_none_or(|s| !w.fits(s)))
+        {
+            // A box made per run (a compile's) shares the slot's cgroup with no other init.
+            if let Some(waiting) = self.waiting.take() {
+                waiting.stop();
+            }
+        }
+        if let Some(shape) = shape {
+            if self.waiting.is_none() {
+                self.waiting = WaitingBox::start(&shape, proto).ok();
+            }
+            self.next_shape = Some(shape);
+            if let Some(mut waiting) = self.waiting.take() {
+                let (result, reusable) = waiting.run(spec, files, &taken);
+                if reusable {
+                    self.waiting = Some(waiting);
+                } else {
+                    waiting.stop();
+                }
+                return result;
+            }
+        } else {
+            self.next_shape = None;
+        }
         run_box(spec, proto, files, &taken)
+    }
+
+    /// Stops the box waiting for a run, if any (kills and reaps its init).
+    fn stop_waiting(&mut self) {
+        if let Some(waiting) = self.waiting.take() {
+            waiting.stop();
+        }
+    }
+
+    /// After a report, before the next spec (the judge is reading the report meanwhile):
+    /// the next box made and ready, what the last run left charged to the slot's cgroup
+    /// reclaimed.
+    fn between_runs(&mut self, proto: &Protocol) {
+        if self.waiting.is_none() {
+            if let Some(shape) = &self.next_shape {
+                self.waiting = WaitingBox::start(shape, proto).ok();
+            }
+        }
+        if let Some(mut waiting) = self.waiting.take() {
+            match waiting.wait_ready() {
+                Ok(()) => self.waiting = Some(waiting),
+                Err(_) => waiting.stop(),
+            }
+        }
+        if let Some(files) = &self.slot_files {
+            // Best effort: the next run reclaims again if this failed.
+            let _ = files.reclaim();
+        }
     }
 }
 

@@ -26,10 +26,28 @@ struct Server {
     stdout: BufReader<ChildStdout>,
 }
 
+/// How long a helper told to stop (its input closed) may take to stop its waiting box and
+/// exit before it is killed.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl Server {
-    fn stop(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// Closes the helper's input, so it stops the box waiting for a run (its child, which it
+    /// reaps) and exits; kills it if it has not within [`STOP_GRACE`].
+    fn stop(self) {
+        let Server {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        let deadline = std::time::Instant::now() + STOP_GRACE;
+        while std::time::Instant::now() < deadline {
+            match child.try_wait() {
+                Ok(Some(_)) => return,
+                Ok(None) => std::thread::sleep(std::time::Duration::from_millis(1)),
+                Err(_) => break,
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
     }
 }
 

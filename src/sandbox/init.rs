@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use nix::fcntl::OFlag;
 
-use super::exec::{prepare_exec, spawn_program};
+use super::exec::{default_signal_dispositions, prepare_exec, spawn_program};
 use super::namespaces;
 use super::rootfs;
 use super::spec::{BoxSpec, InitOutcome, ProgramIo};
@@ -31,6 +31,7 @@ pub(super) fn init_main(
     if let Err(e) = std::fs::write("/proc/self/oom_score_adj", "1000") {
         return fail(format!("writing /proc/self/oom_score_adj: {e}"));
     }
+    default_signal_dispositions();
     if spec.isolate {
         let box_src = match box_fs {
             Some(fd) => rootfs::BoxSource::FileSystem(fd),
@@ -53,6 +54,20 @@ pub(super) fn init_main(
             return fail(format!("chdir {}: {e}", spec.box_dir.display()));
         }
     }
+    run_program(spec, io, filter)
+}
+
+/// Starts the program, waits for it, then (isolated) kills and reaps whatever else the box
+/// holds: on return the init is the box's only process.
+pub(super) fn run_program(
+    spec: &BoxSpec,
+    io: &ProgramIo,
+    filter: Option<&seccompiler::BpfProgram>,
+) -> InitOutcome {
+    let fail = |error: String| InitOutcome {
+        error: Some(error),
+        ..InitOutcome::default()
+    };
     let (err_r, err_w) = match nix::unistd::pipe2(OFlag::O_CLOEXEC) {
         Ok(p) => p,
         Err(e) => return fail(format!("pipe2: {e}")),

@@ -10,11 +10,13 @@
 //!
 //! Module map:
 //! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process;
-//!   `helper_link.rs`: starting that process and the line exchange with it;
+//!   `helper_link.rs`: starting that process and the line exchange with it; `ahead.rs`: the
+//!   next run's file system made while the judge reads the last report;
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
 //!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
-//!   helper exchange.
+//!   helper exchange; `waiting.rs` and `waiting_init.rs`: a box made ahead of its runs and
+//!   reused, made fresh between them.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
@@ -40,7 +42,10 @@ pub mod slots;
 pub mod spec;
 pub mod status;
 pub mod supervise;
+mod waiting;
+mod waiting_init;
 
+mod ahead;
 mod error;
 mod helper_link;
 mod runner;

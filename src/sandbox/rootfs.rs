@@ -245,20 +245,31 @@ pub fn enter(
             super::boxfs::attach(fd, &boxed).map_err(io("attach", &boxed))?
         }
     }
+    mount_tmp(&root.join("tmp"), tmp)?;
+    pivot(root)?;
+    nix::unistd::chdir("/box").map_err(sys("chdir", Path::new("/box")))
+}
+
+/// A fresh tmpfs of `tmp`'s bounds on `path`.
+fn mount_tmp(path: &Path, tmp: TmpFs) -> Result<(), RootfsError> {
     let opts = format!(
         "size={}m,nr_inodes={},mode=1777",
         tmp.size_mb,
         tmp.inodes.max(2)
     );
-    let tmp = root.join("tmp");
     mount(
         Some("tmpfs"),
-        &tmp,
+        path,
         Some("tmpfs"),
         MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
         Some(opts.as_str()),
     )
-    .map_err(sys("mount tmpfs on", &tmp))?;
+    .map_err(sys("mount tmpfs on", path))
+}
+
+/// Mounts the `/proc` of this PID namespace in `root`, pivots into `root` and detaches
+/// the host's tree.
+fn pivot(root: &Path) -> Result<(), RootfsError> {
     let proc_dir = root.join("proc");
     mount(
         Some("proc"),
@@ -271,8 +282,29 @@ pub fn enter(
     let old = root.join(".old");
     nix::unistd::pivot_root(root, &old).map_err(sys("pivot_root to", root))?;
     nix::unistd::chdir("/").map_err(sys("chdir", Path::new("/")))?;
-    umount2("/.old", MntFlags::MNT_DETACH).map_err(sys("detach", Path::new("/.old")))?;
-    nix::unistd::chdir("/box").map_err(sys("chdir", Path::new("/box")))
+    umount2("/.old", MntFlags::MNT_DETACH).map_err(sys("detach", Path::new("/.old")))
+}
+
+/// In a waiting box's init (see `warm`): like [`enter`] without a `/box` yet (each run
+/// attaches its own); the working folder is `/`.
+pub fn enter_waiting(root: &Path, tmp: TmpFs) -> Result<(), RootfsError> {
+    mount_tmp(&root.join("tmp"), tmp)?;
+    pivot(root)
+}
+
+/// In a waiting box's init, between two runs: the last run's `/box` detached (the kernel
+/// frees it once the judge lets go of it too) and a fresh, empty `/tmp`.
+pub fn clear_run(tmp: TmpFs) -> Result<(), RootfsError> {
+    nix::unistd::chdir("/").map_err(sys("chdir", Path::new("/")))?;
+    for dir in ["/box", "/tmp"] {
+        let path = Path::new(dir);
+        match umount2(path, MntFlags::MNT_DETACH) {
+            // `/box` is not a mount point when the run failed before attaching it.
+            Ok(()) | Err(nix::Error::EINVAL) => {}
+            Err(e) => return Err(sys("detach", path)(e)),
+        }
+    }
+    mount_tmp(Path::new("/tmp"), tmp)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::ahead::Ahead;
 use super::boxdir::{self, BoxDirError, RunDir};
 use super::boxfs::BoxFs;
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
@@ -54,6 +55,9 @@ pub struct Sandbox {
     /// namespace; the host only ever sees the empty folder).
     template: PathBuf,
     seq: AtomicU64,
+    /// The next run's file system made while the judge reads the last report (isolated
+    /// runs only; `None` if its thread could not start).
+    ahead: Option<Ahead>,
     /// The slot is this sandbox's alone, host-wide, while it lives (dropped last).
     _lease: SlotLease,
 }
@@ -157,6 +161,7 @@ impl Sandbox {
             name,
             template,
             seq: AtomicU64::new(0),
+            ahead: Ahead::new().ok(),
             _lease: lease,
         })
     }
@@ -181,6 +186,16 @@ impl Sandbox {
     /// into boxes.
     pub fn box_root(&self) -> &std::path::Path {
         &self.config.box_root
+    }
+
+    /// Whether the next run's file system is made while the judge reads the last report
+    /// (on by default; off, every run makes its own on its path, as before: for benches).
+    pub fn set_make_ahead(&mut self, on: bool) {
+        match (on, self.ahead.is_some()) {
+            (false, _) => self.ahead = None,
+            (true, false) => self.ahead = Ahead::new().ok(),
+            (true, true) => {}
+        }
     }
 
     /// The slot's uid (and gid) boxed programs run as.
@@ -240,14 +255,24 @@ impl Sandbox {
         }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let name = format!("{}-{}", self.name, seq);
-        let run_dir = if self.degraded() {
-            RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?
-        } else {
-            RunDir::create_with_fs(&self.config.box_root, &name, &self.box_fs())?
+        let made_ahead = match (&self.ahead, self.degraded()) {
+            (Some(ahead), false) => ahead.take(&request.files),
+            _ => None,
         };
-        for (in_box, host) in &request.files {
-            run_dir.copy_in(in_box, host)?;
-        }
+        let run_dir = match made_ahead {
+            Some(dir) => dir,
+            None => {
+                let dir = if self.degraded() {
+                    RunDir::create(&self.config.box_root, &name, self.uid, self.gid)?
+                } else {
+                    RunDir::create_with_fs(&self.config.box_root, &name, &self.box_fs())?
+                };
+                for (in_box, host) in &request.files {
+                    dir.copy_in(in_box, host)?;
+                }
+                dir
+            }
+        };
         // A box with a file system of its own reads its input from a copy in it, so nothing
         // in the box (`/proc/self/fd/0`) names the host path of the judge's test data.
         let outputs = run_dir.output_files()?;
@@ -354,6 +379,18 @@ impl Sandbox {
             g.finish()?;
         }
         run_dir.remove()?;
+        if let (Some(ahead), false) = (&self.ahead, degraded) {
+            // Off the run's path: this box freed, the next one made with the same files.
+            drop(outputs);
+            ahead.dispose(run_dir);
+            let next = format!("{}-{}", self.name, self.seq.fetch_add(1, Ordering::Relaxed));
+            ahead.order(
+                &self.config.box_root,
+                next,
+                self.box_fs(),
+                request.files.clone(),
+            );
+        }
         let wall_ms = if report.wall_us > 0 {
             report.wall_us.div_ceil(1000)
         } else {

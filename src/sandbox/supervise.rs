@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::OFlag;
 use nix::unistd::Pid;
 
-use super::cgroup::v1::V1Files;
+use super::cgroup::v1::{Baseline, V1Files};
 use super::cgroup::{open_procs, Cgroup};
 use super::init::init_main;
 use super::seccomp;
@@ -51,7 +51,7 @@ fn open_in(fs: BorrowedFd<'_>, name: &str) -> Result<File, String> {
     Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
 }
 
-fn self_cpu_ns() -> u64 {
+pub(super) fn self_cpu_ns() -> u64 {
     // SAFETY: rusage is plain data filled by the kernel.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage with a valid out-pointer.
@@ -62,7 +62,7 @@ fn self_cpu_ns() -> u64 {
 
 /// Clones the box's init: fork semantics, plus fresh PID, mount, IPC and UTS namespaces
 /// when isolating. Returns 0 in the child.
-fn clone_init(isolate: bool) -> Result<i32, String> {
+pub(super) fn clone_init(isolate: bool) -> Result<i32, String> {
     let mut flags = libc::SIGCHLD as libc::c_long;
     if isolate {
         flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
@@ -77,32 +77,13 @@ fn clone_init(isolate: bool) -> Result<i32, String> {
     Ok(pid as i32)
 }
 
-/// Runs one box and reports; `Err` is the judge's fault (set-up), never the program's.
-pub(super) fn run_box(
+/// The program's stdin, stdout and stderr for one run: pipes or files taken from the judge,
+/// the input's copy in the box's own file system, else host files.
+pub(super) fn program_files(
     spec: &BoxSpec,
-    proto: &Protocol,
-    files: Option<&V1Files>,
     taken: &FromJudge,
-) -> Result<HelperReport, String> {
+) -> Result<(File, File, File), String> {
     let box_fs = taken.box_fs.as_ref().map(|f| f.as_fd());
-    let shared = spec.shared_cgroup;
-    let procs = match &spec.cgroup {
-        Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
-        _ => Vec::new(),
-    };
-    let baseline = match (&spec.cgroup, files) {
-        (Some(Cgroup::V1(_)), Some(files)) if shared => Some(
-            files
-                .prepare_run(super::cgroup::CgroupLimits {
-                    memory_bytes: spec.rlimits.stack,
-                    // The helper and the box's init live in the cgroup too.
-                    max_processes: (spec.rlimits.processes as u32).saturating_add(2),
-                })
-                .map_err(|e| e.to_string())?,
-        ),
-        (Some(_), _) if shared => return Err("a shared cgroup needs cgroup v1".into()),
-        _ => None,
-    };
     let stdin = match (&taken.pipes, &spec.stdin_in_box, box_fs) {
         (Some((input, _)), _, _) => input.try_clone().map_err(|e| format!("dup stdin: {e}"))?,
         (None, Some(name), Some(fs)) => open_in(fs, name)?,
@@ -120,6 +101,47 @@ pub(super) fn run_box(
         Some((_, output)) => output.try_clone().map_err(|e| format!("dup stdout: {e}"))?,
         None => stdout,
     };
+    Ok((stdin, stdout, stderr))
+}
+
+/// Resets a run's cgroup before it starts: on a reused v1 cgroup, counters and limits
+/// (returns what the helper and a waiting init already hold, subtracted from the figures).
+pub(super) fn prepare_cgroup(
+    spec: &BoxSpec,
+    files: Option<&V1Files>,
+    resident_processes: u32,
+) -> Result<Option<Baseline>, String> {
+    match (&spec.cgroup, files) {
+        (Some(Cgroup::V1(_)), Some(files)) if spec.shared_cgroup => Ok(Some(
+            files
+                .prepare_run(super::cgroup::CgroupLimits {
+                    memory_bytes: spec.rlimits.stack,
+                    max_processes: (spec.rlimits.processes as u32)
+                        .saturating_add(resident_processes),
+                })
+                .map_err(|e| e.to_string())?,
+        )),
+        (Some(_), _) if spec.shared_cgroup => Err("a shared cgroup needs cgroup v1".into()),
+        _ => Ok(None),
+    }
+}
+
+/// Runs one box and reports; `Err` is the judge's fault (set-up), never the program's.
+pub(super) fn run_box(
+    spec: &BoxSpec,
+    proto: &Protocol,
+    files: Option<&V1Files>,
+    taken: &FromJudge,
+) -> Result<HelperReport, String> {
+    let box_fs = taken.box_fs.as_ref().map(|f| f.as_fd());
+    let shared = spec.shared_cgroup;
+    let procs = match &spec.cgroup {
+        Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
+        _ => Vec::new(),
+    };
+    // The helper and the box's init live in the cgroup too.
+    let baseline = prepare_cgroup(spec, files, 2)?;
+    let (stdin, stdout, stderr) = program_files(spec, taken)?;
     let filter = spec.isolate.then(seccomp::program);
     let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;
     let self_cpu_before = self_cpu_ns();
@@ -155,7 +177,7 @@ pub(super) fn run_box(
     }
     drop(res_w);
     drop((stdin, stdout, stderr, procs));
-    let mut report = supervise(
+    let report = supervise(
         spec,
         files,
         Pid::from_raw(child),
@@ -163,14 +185,19 @@ pub(super) fn run_box(
         start,
         self_cpu_before,
     )?;
+    Ok(less_baseline(report, baseline))
+}
+
+/// `report` without what the reused cgroup held before the run.
+pub(super) fn less_baseline(mut report: HelperReport, baseline: Option<Baseline>) -> HelperReport {
     if let Some(base) = baseline {
         report.memory_peak_bytes = report.memory_peak_bytes.saturating_sub(base.memory_bytes);
         report.oom_kills = report.oom_kills.saturating_sub(base.oom_kills);
     }
-    Ok(report)
+    report
 }
 
-fn kill_box(spec: &BoxSpec, init: Pid) {
+pub(super) fn kill_box(spec: &BoxSpec, init: Pid) {
     let target = if spec.isolate {
         init.as_raw()
     } else {
@@ -180,7 +207,7 @@ fn kill_box(spec: &BoxSpec, init: Pid) {
     unsafe { libc::kill(target, libc::SIGKILL) };
 }
 
-fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
+pub(super) fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     // SAFETY: pidfd_open(2) on our own child; the fd is owned below.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid.as_raw(), 0) };
     if fd < 0 {
@@ -192,7 +219,7 @@ fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
 
 /// What ended a wait for the init.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum InitEvent {
+pub(super) enum InitEvent {
     /// Nothing yet.
     Running,
     /// The init wrote its report: the program and every process it started are reaped.
@@ -202,7 +229,12 @@ enum InitEvent {
 }
 
 /// Waits up to `timeout` for the init to report or exit.
-fn wait_init(pidfd: Option<&OwnedFd>, report: &OwnedFd, init: Pid, timeout: Duration) -> InitEvent {
+pub(super) fn wait_init(
+    pidfd: Option<&OwnedFd>,
+    report: BorrowedFd<'_>,
+    init: Pid,
+    timeout: Duration,
+) -> InitEvent {
     match pidfd {
         Some(fd) => {
             let mut pfds = [
@@ -252,7 +284,7 @@ fn wait_init(pidfd: Option<&OwnedFd>, report: &OwnedFd, init: Pid, timeout: Dura
 }
 
 /// Reaps the init, retrying on EINTR; returns its wait status.
-fn reap(init: Pid) -> i32 {
+pub(super) fn reap(init: Pid) -> i32 {
     let mut status = 0;
     loop {
         // SAFETY: reaping our own child.
@@ -294,42 +326,15 @@ fn supervise(
     self_cpu_before: u64,
 ) -> Result<HelperReport, String> {
     let pidfd = pidfd_open(init);
-    let deadline = start + Duration::from_millis(spec.wall_limit_ms);
-    let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
-    // In a shared cgroup the helper's own polling is counted too: leave it out.
-    let helper_cpu = || {
-        if spec.shared_cgroup {
-            self_cpu_ns().saturating_sub(self_cpu_before)
-        } else {
-            0
-        }
-    };
-    let mut killed = None;
-    loop {
-        let now = Instant::now();
-        if now >= deadline {
-            kill_box(spec, init);
-            killed = Some(Kill::Wall);
-            break;
-        }
-        if wait_init(pidfd.as_ref(), &res_r, init, (deadline - now).min(CPU_POLL))
-            != InitEvent::Running
-        {
-            break;
-        }
-        if let Some(cg) = &spec.cgroup {
-            let used = match files {
-                Some(f) => f.cpu_ns(),
-                None => cg.cpu_ns(),
-            }
-            .map_err(|e| e.to_string())?;
-            if used.saturating_sub(helper_cpu()) > cpu_limit_ns {
-                kill_box(spec, init);
-                killed = Some(Kill::Cpu);
-                break;
-            }
-        }
-    }
+    let killed = watch(
+        spec,
+        files,
+        init,
+        pidfd.as_ref(),
+        res_r.as_fd(),
+        start,
+        self_cpu_before,
+    )?;
     // Teardown is complete only when the init itself is gone (with it, its mount and PID
     // namespaces): reap it before reporting, whatever ended the wait.
     let init_status = reap(init);
@@ -340,15 +345,102 @@ fn supervise(
     let mut text = String::new();
     let _ = File::from(res_r).read_to_string(&mut text);
     let outcome: Option<InitOutcome> = serde_json::from_str(&text).ok();
-    let spare = [std::process::id() as i32];
+    let ended = Ended {
+        killed,
+        outcome,
+        elapsed,
+        helper_cpu: helper_cpu(spec, self_cpu_before),
+        init_status,
+    };
+    report(spec, files, ended, &[std::process::id() as i32])
+}
 
+/// In a shared cgroup the helper's own polling is counted too: what to leave out.
+pub(super) fn helper_cpu(spec: &BoxSpec, self_cpu_before: u64) -> u64 {
+    if spec.shared_cgroup {
+        self_cpu_ns().saturating_sub(self_cpu_before)
+    } else {
+        0
+    }
+}
+
+/// Waits until the init reports (`report` readable) or exits, killing the box (its init)
+/// when the wall-clock or the cgroup's CPU limit passes; returns which limit, if any.
+pub(super) fn watch(
+    spec: &BoxSpec,
+    files: Option<&V1Files>,
+    init: Pid,
+    pidfd: Option<&OwnedFd>,
+    report: BorrowedFd<'_>,
+    start: Instant,
+    self_cpu_before: u64,
+) -> Result<Option<Kill>, String> {
+    let deadline = start + Duration::from_millis(spec.wall_limit_ms);
+    let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
+    let mut killed = None;
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            kill_box(spec, init);
+            killed = Some(Kill::Wall);
+            break;
+        }
+        if wait_init(pidfd, report, init, (deadline - now).min(CPU_POLL)) != InitEvent::Running {
+            break;
+        }
+        if let Some(cg) = &spec.cgroup {
+            let used = match files {
+                Some(f) => f.cpu_ns(),
+                None => cg.cpu_ns(),
+            }
+            .map_err(|e| e.to_string())?;
+            if used.saturating_sub(helper_cpu(spec, self_cpu_before)) > cpu_limit_ns {
+                kill_box(spec, init);
+                killed = Some(Kill::Cpu);
+                break;
+            }
+        }
+    }
+    Ok(killed)
+}
+
+/// How a watched run ended.
+pub(super) struct Ended {
+    /// The limit the supervisor killed the box on.
+    pub(super) killed: Option<Kill>,
+    /// What the init reported, if it did.
+    pub(super) outcome: Option<InitOutcome>,
+    /// Since the program's start, as the helper saw it.
+    pub(super) elapsed: Duration,
+    /// The helper's own CPU in the run's cgroup (left out of the figure).
+    pub(super) helper_cpu: u64,
+    /// The init's wait status, when it was reaped (for the message when it did not report).
+    pub(super) init_status: i32,
+}
+
+/// Checks the cgroup holds nothing but `spare` (killing anything else) and turns what the
+/// cgroup and the init report into the run's figures.
+pub(super) fn report(
+    spec: &BoxSpec,
+    files: Option<&V1Files>,
+    ended: Ended,
+    spare: &[i32],
+) -> Result<HelperReport, String> {
+    let Ended {
+        killed,
+        outcome,
+        elapsed,
+        helper_cpu,
+        init_status,
+    } = ended;
+    let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
     let mut report = HelperReport {
         killed,
         ..HelperReport::default()
     };
     if let Some(cg) = &spec.cgroup {
         match (cg, spec.shared_cgroup) {
-            (Cgroup::V1(v1), true) => v1.kill_all_but(&spare),
+            (Cgroup::V1(v1), true) => v1.kill_all_but(spare),
             _ => cg.kill_all(),
         }
         .map_err(|e| e.to_string())?;
@@ -357,7 +449,7 @@ fn supervise(
             None => cg.stats(),
         }
         .map_err(|e| e.to_string())?;
-        report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu());
+        report.cpu_ns = stats.cpu_ns.saturating_sub(helper_cpu);
         report.memory_peak_bytes = stats.memory_peak_bytes;
         report.oom_kills = stats.oom_kills;
         report.from_cgroup = true;

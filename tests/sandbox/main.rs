@@ -9,6 +9,7 @@ mod fixtures;
 
 mod concurrent_processes;
 mod node_sandboxes;
+mod reused_box;
 mod sandbox_accuracy;
 mod sandbox_cli;
 mod sandbox_degraded;

@@ -165,6 +165,13 @@ fn a_nodes_sweep_leaves_another_nodes_boxes_alone() {
     let long = std::thread::scope(|s| {
         let running = s.spawn(|| sb.run(&shell("sleep 2; echo alive")));
         std::thread::sleep(Duration::from_millis(500));
+        // What node B's live sandbox has on the host while its run lasts (its slot's root
+        // folder and cgroups; a box with a file system of its own has no folder).
+        let live_b = entries(&b, &format!("slot1-{}-", std::process::id()));
+        assert!(
+            !live_b.is_empty(),
+            "node B's sandbox has nothing on the host"
+        );
         // Node A's slot 0 sweeps its stale box and cgroup, and runs while B's box lives.
         let sa = sandbox(&a, 0);
         assert_eq!(existing(&stale_a), 0, "node A left its own: {stale_a:?}");
@@ -173,12 +180,10 @@ fn a_nodes_sweep_leaves_another_nodes_boxes_alone() {
             stale_b.len(),
             "node A swept B's: {stale_b:?}"
         );
-        let live_b = entries(&b, &format!("slot1-{}-", std::process::id()));
-        assert!(
-            live_b
-                .iter()
-                .any(|p| p.file_name().unwrap().to_string_lossy().split('-').count() == 4),
-            "node B's run box is live: {live_b:?}"
+        assert_eq!(
+            existing(&live_b),
+            live_b.len(),
+            "node A swept node B's live sandbox: {live_b:?}"
         );
         let r = sa.run(&shell("echo a")).expect("node a runs");
         assert_eq!(r.status, RunStatus::Ok);

@@ -285,12 +285,10 @@ impl V1Files {
         })
     }
 
-    /// Readies the cgroup for the next run: counters reset, what earlier runs left charged
-    /// reclaimed, the memory limit set to `limits` on top of what is left (the helper's own
-    /// memory), so every run starts with exactly its configured limit.
-    pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
-        self.cpu.write("0")?;
-        self.failcnt.write("0")?;
+    /// Reclaims what earlier runs left charged when the charge is above what was left after
+    /// the last reclaim (the helper's own memory); returns the charge. The helper calls it
+    /// between runs too, so a run rarely waits for it.
+    pub fn reclaim(&self) -> Result<u64, CgroupError> {
         let mut usage = self.usage.read_u64()?;
         if let Some(force_empty) = &self.force_empty {
             if self.resident.get().is_none_or(|resident| usage > resident) {
@@ -299,6 +297,16 @@ impl V1Files {
                 self.resident.set(Some(usage));
             }
         }
+        Ok(usage)
+    }
+
+    /// Readies the cgroup for the next run: counters reset, what earlier runs left charged
+    /// reclaimed, the memory limit set to `limits` on top of what is left (the helper's own
+    /// memory), so every run starts with exactly its configured limit.
+    pub fn prepare_run(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
+        self.cpu.write("0")?;
+        self.failcnt.write("0")?;
+        let usage = self.reclaim()?;
         let limit = limits.memory_bytes.saturating_add(usage).to_string();
         // memsw must never be below the memory limit: order the writes accordingly.
         match &self.memsw_limit {
