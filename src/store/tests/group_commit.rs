@@ -11,6 +11,8 @@ use crate::store::*;
 both!(
     concurrent_submissions_each_get_their_own_id_or_their_own_error,
     an_owners_bound_holds_among_concurrent_submissions,
+    several_owners_submissions_each_keep_their_own_id_and_owner,
+    the_queues_bound_holds_among_concurrent_submissions,
 );
 
 fn submission(owner: Option<i64>, i: usize) -> NewSubmission {
@@ -24,13 +26,20 @@ fn submission(owner: Option<i64>, i: usize) -> NewSubmission {
 }
 
 async fn one_user(s: &Store) -> i64 {
-    let new = NewUser {
-        name: UserName::parse("alice").unwrap(),
-        display_name: String::new(),
-        role: Role::Contestant,
-        password_hash: "x".into(),
-    };
-    s.add_users(&[new]).await.unwrap()[0]
+    users(s, &["alice"]).await[0]
+}
+
+async fn users(s: &Store, names: &[&str]) -> Vec<i64> {
+    let new: Vec<NewUser> = names
+        .iter()
+        .map(|name| NewUser {
+            name: UserName::parse(name).unwrap(),
+            display_name: String::new(),
+            role: Role::Contestant,
+            password_hash: "x".into(),
+        })
+        .collect();
+    s.add_users(&new).await.unwrap()
 }
 
 /// Forty at once, one of them owned by a user who does not exist (its row breaks the foreign
@@ -94,4 +103,68 @@ async fn an_owners_bound_holds_among_concurrent_submissions(b: &Backend) {
     }
     assert_eq!((stored, refused), (3, 27));
     assert_eq!(s.depth().await.unwrap(), 3);
+}
+
+/// Forty at once from three owners (two users, some bounded, and the open mode's none), as a
+/// batch sorted by owner stores them: each id holds its own source and owner.
+async fn several_owners_submissions_each_keep_their_own_id_and_owner(b: &Backend) {
+    let s = Arc::new(b.open().await);
+    let owners = users(&s, &["alice", "bob"]).await;
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let s = s.clone();
+        let owner = [Some(owners[1]), None, Some(owners[0])][i % 3];
+        tasks.push(tokio::spawn(async move {
+            let bounds = QueueBounds {
+                max_queued: 1000,
+                per_user: (i % 2 == 0).then_some(100),
+            };
+            (
+                i,
+                owner,
+                s.enqueue_bounded(submission(owner, i), bounds).await,
+            )
+        }));
+    }
+    for task in tasks {
+        let (i, owner, outcome) = task.await.unwrap();
+        let Ok(Enqueued::Stored(id)) = outcome else {
+            panic!("submission {i}: {outcome:?}");
+        };
+        let stored = s.get(id).await.unwrap().unwrap();
+        assert_eq!(
+            (stored.source, stored.owner),
+            (Some(format!("int main(){{return {i};}}")), owner),
+            "submission {i}, id {id}"
+        );
+    }
+    assert_eq!(s.depth().await.unwrap(), 40);
+}
+
+/// Forty at once under a queue bound of 25 (nothing queued before): 25 stored, 15 refused as
+/// the queue's, whichever batches they share.
+async fn the_queues_bound_holds_among_concurrent_submissions(b: &Backend) {
+    let s = Arc::new(b.open().await);
+    let alice = one_user(&s).await;
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            let bounds = QueueBounds {
+                max_queued: 25,
+                per_user: Some(100),
+            };
+            s.enqueue_bounded(submission(Some(alice), i), bounds).await
+        }));
+    }
+    let (mut stored, mut refused) = (0, 0);
+    for task in tasks {
+        match task.await.unwrap().unwrap() {
+            Enqueued::Stored(_) => stored += 1,
+            Enqueued::QueueFull => refused += 1,
+            Enqueued::OwnerFull => panic!("the owner's bound is 100"),
+        }
+    }
+    assert_eq!((stored, refused), (25, 15));
+    assert_eq!(s.depth().await.unwrap(), 25);
 }
