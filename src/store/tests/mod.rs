@@ -19,3 +19,4 @@ mod rejudgings;
 mod sample;
 mod test_scores;
 mod test_texts;
+mod upgrade;

@@ -2,6 +2,7 @@
 
 use super::backends::{both, Backend};
 use super::sample::{complete, report, submission as new};
+use super::upgrade::old_sqlite;
 use crate::judge::Verdict;
 use crate::store::*;
 
@@ -341,54 +342,25 @@ async fn a_submission_the_daemon_dies_on_every_time_ends_as_se_after_the_bound(b
 /// every result, its id sequence and its contest triggers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_cancelled_status_migration_keeps_every_row_and_result() {
-    use sqlx::sqlite::SqliteConnectOptions;
-    use std::borrow::Cow;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
-    {
-        let options = SqliteConnectOptions::new()
-            .filename(&path)
-            .create_if_missing(true)
-            .foreign_keys(true);
-        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-        let all = sqlx::migrate!("migrations/sqlite");
-        let old = sqlx::migrate::Migrator {
-            migrations: Cow::Owned(
-                all.iter()
-                    .filter(|m| m.version <= 7)
-                    .cloned()
-                    .collect::<Vec<_>>(),
-            ),
-            ..all
-        };
-        old.run(&pool).await.unwrap();
-        for i in 1..=3 {
-            sqlx::query(
-                "INSERT INTO submissions (problem, language, source, status, verdict, score,
-                                          contest, label, submitted_at)
-                 VALUES ('sudoku', 'c', ?, 'done', 'WA', 0, 'spring', 'A', '2026-03-01T09:00:00.000Z')",
-            )
-            .bind(format!("int main(){{return {i};}}"))
-            .execute(&pool)
-            .await
-            .unwrap();
-            sqlx::query(
-                "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms,
-                                           wall_ms, memory_kib)
-                 VALUES (?, 0, 'secret/1', 'WA', 1, 2, 3)",
-            )
-            .bind(i64::from(i))
-            .execute(&pool)
-            .await
-            .unwrap();
-        }
-        // The last one is gone: ids must not be reused after the rebuild.
-        sqlx::query("DELETE FROM submissions WHERE id = 3")
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
+    let mut rows = Vec::new();
+    for i in 1..=3 {
+        rows.push(format!(
+            "INSERT INTO submissions (problem, language, source, status, verdict, score,
+                                      contest, label, submitted_at)
+             VALUES ('sudoku', 'c', 'int main(){{return {i};}}', 'done', 'WA', 0, 'spring', 'A',
+                     '2026-03-01T09:00:00.000Z')"
+        ));
+        rows.push(format!(
+            "INSERT INTO test_results (submission_id, ordinal, name, verdict, time_ms,
+                                       wall_ms, memory_kib)
+             VALUES ({i}, 0, 'secret/1', 'WA', 1, 2, 3)"
+        ));
     }
+    // The last one is gone: ids must not be reused after the rebuild.
+    rows.push("DELETE FROM submissions WHERE id = 3".to_string());
+    old_sqlite(&path, 7, &rows).await;
     let sqlite = SqliteStore::open(&path).await.unwrap();
     let writer = sqlite.writer.clone();
     let s = Store::Sqlite(sqlite);

@@ -5,13 +5,13 @@
 //! [`Gauges::refused`] equal a grouping of the rows themselves, on both backends; and a
 //! database made before the counts gets them from its rows when it upgrades.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 
 use super::backends::Backend;
 use super::sample::report;
+use super::upgrade::{old_postgres, old_sqlite};
 use crate::accounts::{Role, UserName};
 use crate::judge::Verdict;
 use crate::store::*;
@@ -217,47 +217,18 @@ async fn upgraded_groups_are_right(s: &Store) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sqlite_database_from_before_the_groups_gets_them_from_its_rows() {
-    use sqlx::sqlite::SqliteConnectOptions;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
-    {
-        let options = SqliteConnectOptions::new()
-            .filename(&path)
-            .create_if_missing(true)
-            .foreign_keys(true);
-        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
-        let all = sqlx::migrate!("migrations/sqlite");
-        let old = sqlx::migrate::Migrator {
-            migrations: Cow::Owned(all.iter().filter(|m| m.version <= 17).cloned().collect()),
-            ..all
-        };
-        old.run(&pool).await.unwrap();
-        sqlx::query(OLD_USERS).execute(&pool).await.unwrap();
-        sqlx::query(OLD_ROWS).execute(&pool).await.unwrap();
-        pool.close().await;
-    }
+    old_sqlite(&path, 17, &[OLD_USERS, OLD_ROWS]).await;
     let s = Store::Sqlite(SqliteStore::open(&path).await.unwrap());
     upgraded_groups_are_right(&s).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_database_from_before_the_groups_gets_them_from_its_rows() {
-    let Some(server) = super::backends::PgServer::shared() else {
+    let Some(url) = old_postgres(11, &[OLD_USERS, OLD_ROWS]).await else {
         return;
     };
-    let url = server.database();
-    {
-        let pool = sqlx::PgPool::connect(&url).await.unwrap();
-        let all = sqlx::migrate!("migrations/postgres");
-        let old = sqlx::migrate::Migrator {
-            migrations: Cow::Owned(all.iter().filter(|m| m.version <= 11).cloned().collect()),
-            ..all
-        };
-        old.run(&pool).await.unwrap();
-        sqlx::query(OLD_USERS).execute(&pool).await.unwrap();
-        sqlx::query(OLD_ROWS).execute(&pool).await.unwrap();
-        pool.close().await;
-    }
     let s = Store::Postgres(PgStore::open(&url, Lease::default()).await.unwrap());
     upgraded_groups_are_right(&s).await;
 }
