@@ -11,43 +11,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{add_user, get_as, login, post_as};
+use crate::fixtures::accounts::{get_as, login, post_as};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::kattis;
 use crate::fixtures::web::PW;
-
-const CONTEST: &str = r#"
-title = "Cup"
-format = "icpc"
-[timing]
-kind = "fixed"
-start = 2026-03-01T09:00:00Z
-duration = "5h"
-[[problems]]
-label = "A"
-problem = "sum"
-"#;
-
-/// Right on the package as shipped.
-const RIGHT: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
-/// Right but for secret test 03, where it prints what the fixed answer file will say.
-const FIXED: &str =
-    "a, b = map(int, input().split())\nprint(a + b + 1 if a == 123456789 else a + b)\n";
-/// Wrong before and after.
-const ZERO: &str = "print(0)\n";
-
-async fn submit(c: &reqwest::Client, d: &Daemon, token: &str, source: &str) -> i64 {
-    let (s, v) = post_as(
-        c,
-        d,
-        "/api/contests/cup/submissions",
-        Some(token),
-        Some(json!({"problem": "A", "language": "python", "source": source})),
-    )
-    .await;
-    assert_eq!(s, 202, "{v}");
-    v["id"].as_i64().unwrap()
-}
+use crate::fixtures::{data_fix, kattis};
 
 async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> Vec<String> {
     wait_done_as(c, d, Some(boss), ids, Duration::from_secs(120))
@@ -89,35 +56,26 @@ async fn feed_judgements(
 
 #[tokio::test]
 async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
+    let k = data_fix::start().await;
+    let (ids, first_judged) = data_fix::three_judged(&k).await;
+    let [right, fixed, zero] = ids;
+    let first: Vec<&str> = first_judged
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(first, ["AC", "WA", "WA"]);
+
+    // The data fix, and the daemon started again on it at 10:05 on the contest clock.
     let kattis::KattisContest {
         dir,
         daemon,
         client: c,
-        boss,
-        alice,
-    } = kattis::contest(&["sum"], &["sum"], ("cup", CONTEST), 1, "").await;
-    let db = dir.path().join("judge.db");
-    add_user(&dir.path().join("config.toml"), &db, "bob", false, PW);
-    let bob = login(&c, &daemon.base, "bob", PW).await;
-    let right = submit(&c, &daemon, &alice, RIGHT).await;
-    let fixed = submit(&c, &daemon, &bob, FIXED).await;
-    let zero = submit(&c, &daemon, &bob, ZERO).await;
-    let ids = [right, fixed, zero];
-    assert_eq!(verdicts(&c, &daemon, &boss, &ids).await, ["AC", "WA", "WA"]);
-
-    // The data fix, and the daemon started again on it at 10:05 on the contest clock.
+        ..
+    } = k;
     drop(daemon);
-    let problems = dir.path().join("problems");
-    std::fs::write(problems.join("sum/data/secret/03.ans"), "1111111111\n").unwrap();
     let clock = dir.path().join("clock.txt");
     std::fs::write(&clock, "2026-03-01T10:05:00Z").unwrap();
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
-        1,
-        "[contests]\nclock_file = \"clock.txt\"\n",
-    );
+    let d = data_fix::fix_and_restart(dir.path());
     let boss = login(&c, &d.base, "boss", PW).await;
     let alice = login(&c, &d.base, "alice", PW).await;
     let (s, v) = post_as(

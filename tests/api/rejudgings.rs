@@ -9,36 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{add_user, get_as, login, post_as};
-use crate::fixtures::contests::fixed_five_hours;
+use crate::fixtures::accounts::{get_as, login, post_as};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::kattis;
 use crate::fixtures::web::PW;
-
-fn contest() -> String {
-    fixed_five_hours("Cup", "icpc", &[], &[("A", "sum")])
-}
-
-/// Right on the package as shipped.
-const RIGHT: &str = "a, b = map(int, input().split())\nprint(a + b)\n";
-/// Right but for secret test 03, where it prints what the fixed answer file will say.
-const FIXED: &str =
-    "a, b = map(int, input().split())\nprint(a + b + 1 if a == 123456789 else a + b)\n";
-/// Wrong before and after.
-const ZERO: &str = "print(0)\n";
-
-async fn submit(c: &reqwest::Client, d: &Daemon, token: &str, source: &str) -> i64 {
-    let (s, v) = post_as(
-        c,
-        d,
-        "/api/contests/cup/submissions",
-        Some(token),
-        Some(json!({"problem": "A", "language": "python", "source": source})),
-    )
-    .await;
-    assert_eq!(s, 202, "{v}");
-    v["id"].as_i64().unwrap()
-}
+use crate::fixtures::{data_fix, kattis};
 
 /// The rejudging once every run is judged.
 async fn judged(c: &reqwest::Client, d: &Daemon, boss: &str, id: i64) -> Value {
@@ -118,34 +92,24 @@ async fn post(
 
 #[tokio::test]
 async fn a_rejudging_previews_the_data_fix_drops_without_change_and_applies_as_previewed() {
+    let k = data_fix::start().await;
+    let (ids, first_judged) = data_fix::three_judged(&k).await;
+    let [right, fixed, _] = ids;
+    let before: Vec<(Value, Value)> = first_judged
+        .iter()
+        .map(|s| (s["verdict"].clone(), s["score"].clone()))
+        .collect();
+    assert_eq!(verdicts(&before), ["AC", "WA", "WA"]);
+
+    // The data fix: test 03's answer was wrong; the daemon is started again on the new data.
     let kattis::KattisContest {
         dir,
         daemon,
         client: c,
-        boss,
-        alice,
-    } = kattis::contest(&["sum"], &["sum"], ("cup", &contest()), 1, "").await;
-    let db = dir.path().join("judge.db");
-    add_user(&dir.path().join("config.toml"), &db, "bob", false, PW);
-    let bob = login(&c, &daemon.base, "bob", PW).await;
-    let right = submit(&c, &daemon, &alice, RIGHT).await;
-    let fixed = submit(&c, &daemon, &bob, FIXED).await;
-    let zero = submit(&c, &daemon, &bob, ZERO).await;
-    let ids = [right, fixed, zero];
-    let before = results(&c, &daemon, &boss, &ids).await;
-    assert_eq!(verdicts(&before), ["AC", "WA", "WA"]);
-
-    // The data fix: test 03's answer was wrong; the daemon is started again on the new data.
+        ..
+    } = k;
     drop(daemon);
-    let problems = dir.path().join("problems");
-    std::fs::write(problems.join("sum/data/secret/03.ans"), "1111111111\n").unwrap();
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
-        1,
-        "[contests]\nclock_file = \"clock.txt\"\n",
-    );
+    let d = data_fix::fix_and_restart(dir.path());
     let boss = login(&c, &d.base, "boss", PW).await;
     let alice = login(&c, &d.base, "alice", PW).await;
     let board = standings(&c, &d, &boss).await;

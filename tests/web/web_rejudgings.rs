@@ -6,17 +6,12 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::fixtures::accounts::{get_as, login, post_as};
-use crate::fixtures::contests::fixed_five_hours;
+use crate::fixtures::accounts::{get_as, login};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::kattis;
 use crate::fixtures::web::{csrf_of, web_login, PW};
-
-fn contest() -> String {
-    fixed_five_hours("Cup", "icpc", &[], &[("A", "sum")])
-}
+use crate::fixtures::{data_fix, kattis};
 
 async fn page(c: &reqwest::Client, d: &Daemon, path: &str) -> (u16, String) {
     let r = c.get(d.url(path)).send().await.unwrap();
@@ -31,32 +26,14 @@ async fn the_jury_previews_a_rejudging_on_its_page_and_applies_it() {
         client: c,
         boss,
         alice,
-    } = kattis::contest(&["sum"], &["sum"], ("cup", &contest()), 1, "").await;
-    let source = "a, b = map(int, input().split())\nprint(a + b)\n";
-    let (s, v) = post_as(
-        &c,
-        &daemon,
-        "/api/contests/cup/submissions",
-        Some(&alice),
-        Some(json!({"problem": "A", "language": "python", "source": source})),
-    )
-    .await;
-    assert_eq!(s, 202, "{v}");
-    let id = v["id"].as_i64().unwrap();
+    } = data_fix::start().await;
+    let id = data_fix::submit(&c, &daemon, &alice, data_fix::RIGHT).await;
     let done = wait_done_as(&c, &daemon, Some(&boss), &[id], Duration::from_secs(120)).await;
     assert_eq!(done[0]["verdict"], "AC");
 
     // The data fix, and the daemon started again on it.
     drop(daemon);
-    let (db, problems) = (dir.path().join("judge.db"), dir.path().join("problems"));
-    std::fs::write(problems.join("sum/data/secret/03.ans"), "1111111111\n").unwrap();
-    let d = Daemon::start_with(
-        dir.path(),
-        &db,
-        &problems,
-        1,
-        "[contests]\nclock_file = \"clock.txt\"\n",
-    );
+    let d = data_fix::fix_and_restart(dir.path());
     let contestant = web_login(&d, "alice").await;
     let (status, _) = page(&contestant, &d, "/rejudgings").await;
     assert_eq!(status, 403);
