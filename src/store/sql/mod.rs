@@ -15,5 +15,6 @@ mod judgements;
 mod nodes;
 mod packages;
 mod queue;
+mod rejudge_queue;
 mod rejudgings;
 mod submissions;
