@@ -110,10 +110,10 @@ impl TryFrom<RunRow> for RejudgingRun {
                 what: format!("status {}", r.stored_status),
             })?,
             old_verdict: verdict_of(id, r.old_verdict)?,
-            old_score: r.old_score.and_then(|s| u32::try_from(s).ok()),
+            old_score: r.old_score,
             judged: r.status == "done",
             new_verdict: verdict_of(id, r.new_verdict)?,
-            new_score: r.new_score.and_then(|s| u32::try_from(s).ok()),
+            new_score: r.new_score,
         })
     }
 }
@@ -451,7 +451,7 @@ impl RejudgeQueue for Store {
                 .execute(
                     sqlx::query(&sql)
                         .bind(report.verdict.as_str())
-                        .bind(i64::from(report.score))
+                        .bind(report.score)
                         .bind(signed(report.time_ms))
                         .bind(signed(report.memory_kib))
                         .bind(report.compile.ok)
