@@ -47,7 +47,7 @@ fn submissions() -> Vec<Submission> {
             let score = if verdict == Verdict::AC {
                 100
             } else {
-                rng.below(100) as u32
+                rng.below(100) as i64
             };
             Submission {
                 id,
@@ -102,10 +102,10 @@ fn main() {
     let baseline = median_ms(rounds, || {
         let mut order: Vec<&Submission> = subs.iter().collect();
         order.sort_unstable_by_key(|s| (s.at, s.id));
-        let total: u64 = order
+        let total: i64 = order
             .iter()
             .map(|s| match s.outcome {
-                Outcome::Judged { score, .. } => u64::from(score),
+                Outcome::Judged { score, .. } => score,
                 Outcome::Pending => 0,
             })
             .sum();

@@ -266,7 +266,7 @@ async fn judge_source<Q, E: Executor>(
             Some(format!("problem {problem:?} is not loaded on this judge")),
         ),
         Some(p) => match judge.compile(&p, s.language, s.source.into_bytes()).await {
-            Compiled::Done(report) => report,
+            Compiled::Done(report) => *report,
             Compiled::Ready { program, compile } => {
                 running.await;
                 let shutdown = ctx.shutdown.clone();

@@ -33,8 +33,9 @@ pub enum Outcome {
     Judged {
         /// The verdict.
         verdict: Verdict,
-        /// The score, 0 to 100.
-        score: u32,
+        /// The score: 0 to 100 for a pass-fail problem, the package's range (below 0 too) for a
+        /// scoring one.
+        score: i64,
     },
 }
 
@@ -77,7 +78,7 @@ pub struct Cell {
     /// ICPC: minute of the first AC.
     pub minutes: Option<i64>,
     /// IOI/OI: the problem's score.
-    pub score: Option<u32>,
+    pub score: Option<i64>,
     /// ICPC: the first contestant to solve this problem.
     pub first_solve: bool,
 }
@@ -105,7 +106,7 @@ pub struct Row {
     /// ICPC: penalty minutes.
     pub penalty: i64,
     /// IOI/OI: the total score.
-    pub score: u32,
+    pub score: i64,
     /// One per problem, in label order.
     pub cells: Vec<Cell>,
 }

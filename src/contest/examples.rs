@@ -30,7 +30,7 @@ fn time(s: &str) -> Timestamp {
 }
 
 /// `(user, label, h:mm, verdict and score)`; `None` is still pending.
-type Line<'a> = (&'a str, &'a str, &'a str, Option<(Verdict, u32)>);
+type Line<'a> = (&'a str, &'a str, &'a str, Option<(Verdict, i64)>);
 
 /// Submissions from [`Line`]s, ids in list order.
 fn subs(list: &[Line]) -> Vec<Submission> {
@@ -191,6 +191,28 @@ fn ioi_sums_the_best_scores_and_equal_totals_share_a_rank() {
             "gina 3 70 | 70 -0?1",
             "hugo 4 0 | - -",
         ]
+    );
+}
+
+#[test]
+fn ioi_keeps_negative_bests_and_a_compile_error_never_lifts_them() {
+    let c = contest("ioi", FIXED_5H, "");
+    let s = subs(&[
+        // A scoring package with a range below 0: the best is -5, the CE's 0 does not count.
+        ("kim", "A", "0:10", Some((WA, -15))),
+        ("kim", "A", "0:20", Some((CE, 0))),
+        ("kim", "A", "0:30", Some((WA, -5))),
+        // A CE first: the judged -3 replaces its 0.
+        ("lou", "A", "0:10", Some((CE, 0))),
+        ("lou", "A", "0:20", Some((WA, -3))),
+        ("lou", "B", "0:40", Some((CE, 0))),
+    ]);
+    let users = ["max".to_string()];
+    let now = time("2026-03-01T12:00:00Z");
+    let board = super::scoreboard(&c, &users, &s, now, Audience::Public, false);
+    assert_eq!(
+        lines(&board),
+        ["max 1 0 | - -", "lou 2 -3 | -3 0", "kim 3 -5 | -5 -"]
     );
 }
 

@@ -87,7 +87,7 @@ async fn judge_one<E: Executor>(
     stop: &Arc<AtomicBool>,
 ) -> Option<JudgeReport> {
     let report = match judge.compile(problem, &job.language, job.source).await {
-        Compiled::Done(report) => report,
+        Compiled::Done(report) => *report,
         Compiled::Ready { program, compile } => {
             let flag = Arc::clone(stop);
             judge

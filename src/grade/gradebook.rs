@@ -27,7 +27,7 @@ pub struct Line {
     pub id: Option<String>,
     /// The score of each problem (the columns' order); `None` when the student handed nothing
     /// judgeable in for it (counts 0 in the total).
-    pub scores: Vec<Option<u32>>,
+    pub scores: Vec<Option<i64>>,
     /// The weighted total, 0-100.
     pub total: f64,
 }
@@ -79,7 +79,7 @@ impl Gradebook {
                 .scores
                 .iter()
                 .zip(&columns)
-                .map(|(s, c)| f64::from(s.unwrap_or(0)) * c.weight)
+                .map(|(s, c)| s.unwrap_or(0) as f64 * c.weight)
                 .sum();
             line.total = if weights > 0.0 { sum / weights } else { 0.0 };
         }

@@ -18,8 +18,9 @@ pub struct Row {
     pub language: String,
     /// The verdict; `None` (shown as `-`) when the student was not judged.
     pub verdict: Option<Verdict>,
-    /// Share of tests passed, 0 to 100.
-    pub score: u32,
+    /// Share of tests passed, 0 to 100; a scoring problem's score in whole points, below 0
+    /// when its package's range goes there.
+    pub score: i64,
     /// Tests passed.
     pub passed: usize,
     /// Tests of the problem.
@@ -213,7 +214,7 @@ impl Row {
 
 /// A row with the given name, verdict and score and nothing else, for unit tests.
 #[cfg(test)]
-pub(crate) fn test_row(student: &str, verdict: Option<Verdict>, score: u32) -> Row {
+pub(crate) fn test_row(student: &str, verdict: Option<Verdict>, score: i64) -> Row {
     Row {
         student: student.into(),
         file: format!("class/{student}.c"),

@@ -35,19 +35,19 @@ impl Summary {
             rows.iter().filter(|r| r.verdict.is_none()).count(),
         ));
         verdicts.retain(|(_, n)| *n > 0);
-        let mut scores: Vec<u32> = rows
+        let mut scores: Vec<i64> = rows
             .iter()
             .filter(|r| r.verdict.is_some())
             .map(|r| r.score)
             .collect();
         scores.sort_unstable();
         let n = scores.len();
-        let mean = (n > 0).then(|| scores.iter().map(|&s| f64::from(s)).sum::<f64>() / n as f64);
+        let mean = (n > 0).then(|| scores.iter().map(|&s| s as f64).sum::<f64>() / n as f64);
         let median = (n > 0).then(|| {
             if n % 2 == 1 {
-                f64::from(scores[n / 2])
+                scores[n / 2] as f64
             } else {
-                (f64::from(scores[n / 2 - 1]) + f64::from(scores[n / 2])) / 2.0
+                (scores[n / 2 - 1] as f64 + scores[n / 2] as f64) / 2.0
             }
         });
         Summary {
@@ -63,7 +63,7 @@ impl Summary {
 mod tests {
     use super::*;
 
-    fn row(verdict: Option<Verdict>, score: u32) -> Row {
+    fn row(verdict: Option<Verdict>, score: i64) -> Row {
         crate::grade::row::test_row("s", verdict, score)
     }
 

@@ -75,8 +75,8 @@ pub enum Compiled<P> {
         /// The compile step as reported.
         compile: CompileInfo,
     },
-    /// `CE` or a compile-time `SE`: the final report.
-    Done(JudgeReport),
+    /// `CE` or a compile-time `SE`: the final report (boxed: far larger than `Ready`).
+    Done(Box<JudgeReport>),
 }
 
 /// The tests ended early because the caller asked to stop (shutdown): requeue the submission.
@@ -153,7 +153,7 @@ impl<E: Executor> Judge<E> {
         let lang = language.to_string();
         let joined = tokio::task::spawn_blocking(move || executor.compile(&lang, &source)).await;
         let se = |cause: String| {
-            Compiled::Done(
+            Compiled::Done(Box::new(
                 JudgeReport::without_tests(
                     &problem.id,
                     language,
@@ -166,22 +166,24 @@ impl<E: Executor> Judge<E> {
                     Some(cause.clone()),
                 )
                 .failed_judge(cause),
-            )
+            ))
         };
         match joined {
             Err(e) => se(format!("compile task failed: {e}")),
             Ok(Err(e)) => se(format!("compile failed in the sandbox: {e}")),
-            Ok(Ok(Compilation::Failed { log, .. })) => Compiled::Done(JudgeReport::without_tests(
-                &problem.id,
-                language,
-                Verdict::CE,
-                CompileInfo {
-                    ok: false,
-                    log: truncate_log(&log),
-                    cached: false,
-                },
-                None,
-            )),
+            Ok(Ok(Compilation::Failed { log, .. })) => {
+                Compiled::Done(Box::new(JudgeReport::without_tests(
+                    &problem.id,
+                    language,
+                    Verdict::CE,
+                    CompileInfo {
+                        ok: false,
+                        log: truncate_log(&log),
+                        cached: false,
+                    },
+                    None,
+                )))
+            }
             Ok(Ok(Compilation::Ready {
                 program,
                 log,
@@ -282,7 +284,7 @@ impl<E: Executor> Judge<E> {
                 report.judge_failure = failure;
                 // Tests skipped after a failure count as not passed.
                 if let Some(share) = (passed * 100).checked_div(total) {
-                    report.score = u32::try_from(share).unwrap_or(0);
+                    report.score = i64::try_from(share).unwrap_or(0);
                 }
                 if let Some(g) = graded {
                     if !report.tests.is_empty() {
@@ -323,7 +325,7 @@ impl<E: Executor> Judge<E> {
         source: Vec<u8>,
     ) -> JudgeReport {
         match self.compile(problem, language, source).await {
-            Compiled::Done(report) => report,
+            Compiled::Done(report) => *report,
             Compiled::Ready { program, compile } => {
                 match self
                     .run_tests(problem, language, program, compile, || false)

@@ -34,16 +34,10 @@ impl Points {
     }
 
     /// The whole points stored with a submission and summed on boards: rounded to the
-    /// nearest, 0 below zero.
-    pub fn whole(self) -> u32 {
-        let r = self.0.round();
-        if r <= 0.0 {
-            0
-        } else if r >= f64::from(u32::MAX) {
-            u32::MAX
-        } else {
-            r as u32
-        }
+    /// nearest, kept below zero (a package's range may go there), saturating at the ends.
+    pub fn whole(self) -> i64 {
+        // `as` saturates a finite float at i64's ends.
+        self.0.round() as i64
     }
 }
 
@@ -60,6 +54,8 @@ mod tests {
         assert!(Points::parse("inf").is_err());
         assert!(Points::parse("lots").is_err());
         assert_eq!(Points(49.6).whole(), 50);
-        assert_eq!(Points(-3.0).whole(), 0);
+        assert_eq!(Points(-3.0).whole(), -3);
+        assert_eq!(Points(-2.6).whole(), -3);
+        assert_eq!(Points(1e300).whole(), i64::MAX);
     }
 }

@@ -67,8 +67,8 @@ pub struct JudgeReport {
     /// First non-AC test verdict in test order; `CE` or `SE` when no test could run.
     pub verdict: Verdict,
     /// Share of tests passed, 0 to 100; a scoring problem's score in whole points
-    /// ([`Points::whole`]).
-    pub score: u32,
+    /// ([`Points::whole`]), signed: a package's range may go below 0.
+    pub score: i64,
     /// A scoring problem's score as the package computes it (`None`: pass-fail).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<Points>,

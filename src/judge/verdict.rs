@@ -85,7 +85,7 @@ pub struct Aggregate {
     /// First non-AC verdict in test order, or AC when every test passed.
     pub verdict: Verdict,
     /// Share of tests passed, 0 to 100, rounded down (100 only when all passed).
-    pub score: u32,
+    pub score: i64,
     /// Maximum CPU time over the tests.
     pub time_ms: u64,
     /// Maximum peak memory over the tests.
@@ -118,7 +118,7 @@ pub fn aggregate(tests: impl IntoIterator<Item = (Verdict, u64, u64)>) -> Aggreg
     }
     Aggregate {
         verdict: first_failure.unwrap_or(Verdict::AC),
-        score: u32::try_from(passed * 100 / total).unwrap_or(0),
+        score: i64::try_from(passed * 100 / total).unwrap_or(0),
         time_ms,
         memory_kib,
     }

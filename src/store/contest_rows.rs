@@ -88,7 +88,7 @@ fn to_entry(row: EntryRow, user: String) -> Result<BoardEntry, StoreError> {
         label: row.label,
         status,
         verdict,
-        score: row.score.and_then(|s| u32::try_from(s).ok()),
+        score: row.score,
     })
 }
 

@@ -88,7 +88,7 @@ pub struct BoardEntry {
     /// The verdict once done.
     pub verdict: Option<Verdict>,
     /// The score once done.
-    pub score: Option<u32>,
+    pub score: Option<i64>,
 }
 
 /// Everything a contest's board is computed from, read in one transaction.

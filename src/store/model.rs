@@ -101,7 +101,7 @@ pub struct Submission {
     /// The verdict once done.
     pub verdict: Option<Verdict>,
     /// Share of tests passed once done.
-    pub score: Option<u32>,
+    pub score: Option<i64>,
     /// Maximum CPU time over the tests.
     pub time_ms: Option<u64>,
     /// Maximum peak memory over the tests.
@@ -289,7 +289,7 @@ pub(crate) fn to_submission(row: SubmissionRow) -> Result<Submission, StoreError
         language: row.language,
         status,
         verdict,
-        score: row.score.and_then(|s| u32::try_from(s).ok()),
+        score: row.score,
         time_ms: row.time_ms.and_then(|v| u64::try_from(v).ok()),
         memory_kib: row.memory_kib.and_then(|v| u64::try_from(v).ok()),
         compile: row.compile_ok.map(|ok| CompileInfo {

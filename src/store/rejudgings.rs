@@ -119,13 +119,13 @@ pub struct RejudgingRun {
     /// Its stored verdict.
     pub old_verdict: Option<Verdict>,
     /// Its stored score.
-    pub old_score: Option<u32>,
+    pub old_score: Option<i64>,
     /// Whether the run is judged yet.
     pub judged: bool,
     /// The new verdict, once judged.
     pub new_verdict: Option<Verdict>,
     /// The new score, once judged.
-    pub new_score: Option<u32>,
+    pub new_score: Option<i64>,
 }
 
 /// What applying or dropping a rejudging did.

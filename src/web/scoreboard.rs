@@ -27,7 +27,7 @@ struct RowView {
     login: String,
     solved: u32,
     penalty: i64,
-    score: u32,
+    score: i64,
     me: bool,
     cells: Vec<CellView>,
 }

@@ -37,6 +37,7 @@ mod kattis_interactive;
 mod kattis_packages;
 mod kattis_scoring;
 mod kattis_team_messages;
+mod negative_scores;
 mod package_dropped;
 mod package_upload;
 mod rejudgings;

@@ -23,6 +23,7 @@ mod kattis_interactive;
 mod kattis_scoring;
 mod kattis_team_message_cli;
 mod kattis_verify;
+mod negative_scores;
 mod password_cli;
 mod standalone;
 mod stress_cli;

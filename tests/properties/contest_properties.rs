@@ -41,7 +41,8 @@ fn after() -> Timestamp {
     "2026-03-01T15:00:00Z".parse().expect("a time")
 }
 
-/// Random submissions: (user 0-5, label, second 0-18000, verdict or pending, score).
+/// Random submissions: (user 0-5, label, second 0-18000, verdict or pending, score: 100 for
+/// AC, 0 for CE, else -50 to 100, as a scoring package's range may go below 0).
 fn submissions() -> impl Strategy<Value = Vec<Submission>> {
     prop::collection::vec(
         (
@@ -49,7 +50,7 @@ fn submissions() -> impl Strategy<Value = Vec<Submission>> {
             0..3usize,
             0..18_000i64,
             prop::option::weighted(0.9, 0..6usize),
-            0..=100u32,
+            -50..=100i64,
         ),
         0..60,
     )
@@ -65,10 +66,10 @@ fn submissions() -> impl Strategy<Value = Vec<Submission>> {
                     None => Outcome::Pending,
                     Some(v) => Outcome::Judged {
                         verdict: VERDICTS[v],
-                        score: if VERDICTS[v] == Verdict::AC {
-                            100
-                        } else {
-                            score
+                        score: match VERDICTS[v] {
+                            Verdict::AC => 100,
+                            Verdict::CE => 0,
+                            _ => score,
                         },
                     },
                 },
@@ -168,15 +169,22 @@ proptest! {
         reversed.reverse();
         prop_assert_eq!(&b, &board("ioi", &reversed, Audience::Public));
         ranks_are_consistent(&b, |r| r.score);
-        let mut best: HashMap<(&str, &str), u32> = HashMap::new();
+        // The best judged score, below 0 too; a CE's 0 only when nothing else was judged.
+        let mut best: HashMap<(&str, &str), i64> = HashMap::new();
+        let mut compiled: HashMap<(&str, &str), i64> = HashMap::new();
         for s in &subs {
-            if let Outcome::Judged { score, .. } = s.outcome {
-                let e = best.entry((s.user.as_str(), s.label.as_str())).or_insert(0);
-                *e = (*e).max(score);
+            if let Outcome::Judged { verdict, score } = s.outcome {
+                let key = (s.user.as_str(), s.label.as_str());
+                best.entry(key).or_insert(0);
+                if verdict != Verdict::CE {
+                    let e = compiled.entry(key).or_insert(score);
+                    *e = (*e).max(score);
+                }
             }
         }
+        best.extend(compiled);
         for row in &b.rows {
-            let total: u32 = best.iter().filter(|((u, _), _)| *u == row.user).map(|(_, v)| v).sum();
+            let total: i64 = best.iter().filter(|((u, _), _)| *u == row.user).map(|(_, v)| v).sum();
             prop_assert_eq!(row.score, total);
         }
     }
@@ -193,7 +201,7 @@ proptest! {
             }
         }
         for row in &b.rows {
-            let total: u32 = last
+            let total: i64 = last
                 .iter()
                 .filter(|((u, _), _)| *u == row.user)
                 .map(|(_, s)| match s.outcome { Outcome::Judged { score, .. } => score, Outcome::Pending => 0 })

@@ -15,11 +15,12 @@ pub struct ScoreBar {
     pub width: String,
 }
 
-/// The judged students' scores by tenths (`100` its own bar), `-` rows left out.
+/// The judged students' scores by tenths (`100` its own bar; a scoring problem's score below
+/// 0 in the first, above 100 in the last), `-` rows left out.
 pub fn score_bars(rows: &[Row]) -> Vec<ScoreBar> {
     let mut counts = [0usize; 11];
     for row in rows.iter().filter(|r| r.verdict.is_some()) {
-        counts[(row.score.min(100) / 10) as usize] += 1;
+        counts[(row.score.clamp(0, 100) / 10) as usize] += 1;
     }
     let most = counts.iter().copied().max().unwrap_or(0).max(1);
     counts
@@ -157,12 +158,14 @@ mod tests {
             test_row("b", Some(Verdict::WA), 8),
             test_row("c", Some(Verdict::WA), 9),
             test_row("d", None, 0),
+            test_row("e", Some(Verdict::WA), -5),
+            test_row("f", Some(Verdict::AC), 150),
         ];
         let bars = score_bars(&rows);
         assert_eq!(bars.len(), 11);
-        assert_eq!((bars[0].label.as_str(), bars[0].count), ("0-9", 2));
+        assert_eq!((bars[0].label.as_str(), bars[0].count), ("0-9", 3));
         assert_eq!(bars[0].width, "100.0");
-        assert_eq!((bars[10].label.as_str(), bars[10].count), ("100", 1));
+        assert_eq!((bars[10].label.as_str(), bars[10].count), ("100", 2));
     }
 
     #[test]

@@ -36,7 +36,7 @@ struct StudentView {
     file: String,
     language: String,
     verdict: String,
-    score: u32,
+    score: i64,
     passed: String,
     time_ms: u64,
     memory_kib: u64,

@@ -236,7 +236,7 @@ pub fn submission(s: &SubmissionInfo) -> Value {
 
 /// The judgement object of a judged submission. The store keeps judging times on the wall
 /// clock, not the contest clock, so start and end carry the submission's instant.
-pub fn judgement(s: &SubmissionInfo, verdict: Verdict, score: u32, format: Format) -> Value {
+pub fn judgement(s: &SubmissionInfo, verdict: Verdict, score: i64, format: Format) -> Value {
     let mut v = json!({
         "id": s.id.to_string(),
         "submission_id": s.id.to_string(),

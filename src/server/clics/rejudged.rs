@@ -32,9 +32,9 @@ pub struct Change {
     /// Its apply instant on the contest clock.
     pub at: Timestamp,
     /// The verdict and score before.
-    pub old: (Verdict, u32),
+    pub old: (Verdict, i64),
     /// The verdict and score after.
-    pub new: (Verdict, u32),
+    pub new: (Verdict, i64),
 }
 
 /// The store's rows as changes by submission, in the order they were applied; a row that
@@ -42,7 +42,7 @@ pub struct Change {
 pub fn by_submission(rows: &[Rejudged]) -> HashMap<i64, Vec<Change>> {
     let mut out: HashMap<i64, Vec<Change>> = HashMap::new();
     for r in rows {
-        let score = |s: Option<i64>| s.and_then(|s| u32::try_from(s).ok()).unwrap_or(0);
+        let score = |s: Option<i64>| s.unwrap_or(0);
         let parsed = (
             Verdict::parse(&r.old_verdict),
             Verdict::parse(&r.verdict),
@@ -74,7 +74,7 @@ pub fn judgement_id(submission: i64, rejudging: i64) -> String {
 }
 
 /// A judgement object as [`mapping::judgement`] makes it, with its `current` flag.
-pub fn first(s: &SubmissionInfo, result: (Verdict, u32), format: Format, current: bool) -> Value {
+pub fn first(s: &SubmissionInfo, result: (Verdict, i64), format: Format, current: bool) -> Value {
     let mut v = mapping::judgement(s, result.0, result.1, format);
     v["current"] = json!(current);
     v
@@ -85,7 +85,7 @@ pub fn first(s: &SubmissionInfo, result: (Verdict, u32), format: Format, current
 pub fn made(
     s: &SubmissionInfo,
     change: &Change,
-    result: (Verdict, u32),
+    result: (Verdict, i64),
     contest_start: Timestamp,
     format: Format,
 ) -> (String, Value) {

@@ -250,7 +250,7 @@ impl Queue for Store {
                 db.now()
             ))
             .bind(report.verdict.as_str())
-            .bind(i64::from(report.score))
+            .bind(report.score)
             .bind(signed(report.time_ms))
             .bind(signed(report.memory_kib))
             .bind(report.compile.ok)

@@ -95,7 +95,7 @@ impl RejudgeQueue for Store {
                 .execute(
                     sqlx::query(&sql)
                         .bind(report.verdict.as_str())
-                        .bind(i64::from(report.score))
+                        .bind(report.score)
                         .bind(signed(report.time_ms))
                         .bind(signed(report.memory_kib))
                         .bind(report.compile.ok)

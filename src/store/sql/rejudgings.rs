@@ -108,10 +108,10 @@ impl TryFrom<RunRow> for RejudgingRun {
                 what: format!("status {}", r.stored_status),
             })?,
             old_verdict: verdict_of(id, r.old_verdict)?,
-            old_score: r.old_score.and_then(|s| u32::try_from(s).ok()),
+            old_score: r.old_score,
             judged: r.status == "done",
             new_verdict: verdict_of(id, r.new_verdict)?,
-            new_score: r.new_score.and_then(|s| u32::try_from(s).ok()),
+            new_score: r.new_score,
         })
     }
 }

@@ -10,6 +10,7 @@ mod fair;
 mod group_commit;
 mod groups;
 mod lease;
+mod negative_scores;
 mod notices;
 mod packages;
 mod queue;

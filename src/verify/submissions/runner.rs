@@ -48,7 +48,7 @@ async fn judge_report<E: Executor>(judge: &Judge<E>, job: &Job, judged: &Problem
     };
     let language = solution.language.as_str();
     let (program, compile) = match judge.compile(judged, language, source).await {
-        Compiled::Done(report) => return report,
+        Compiled::Done(report) => return *report,
         Compiled::Ready { program, compile } => (program, compile),
     };
     // A scoring problem's groups say which tests run (`on_reject`) and what the score is.

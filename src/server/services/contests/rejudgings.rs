@@ -108,12 +108,12 @@ pub struct RunChange {
     #[schema(value_type = Option<String>)]
     pub old_verdict: Option<Verdict>,
     /// The stored score.
-    pub old_score: Option<u32>,
+    pub old_score: Option<i64>,
     /// The new verdict.
     #[schema(value_type = Option<String>)]
     pub new_verdict: Option<Verdict>,
     /// The new score.
-    pub new_score: Option<u32>,
+    pub new_score: Option<i64>,
 }
 
 /// A contestant's place on a board.
@@ -126,7 +126,7 @@ pub struct Standing {
     /// ICPC: penalty minutes.
     pub penalty: i64,
     /// IOI/OI: the total score.
-    pub score: u32,
+    pub score: i64,
 }
 
 /// A contestant whose place the rejudging changes.
