@@ -20,6 +20,7 @@ pub mod executor;
 pub mod file_io;
 pub mod grading;
 pub mod interactive;
+mod one_test;
 pub mod pipeline;
 pub mod points;
 pub mod pool;

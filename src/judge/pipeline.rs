@@ -8,20 +8,17 @@
 
 use std::sync::Arc;
 
-use crate::checkers::CheckOutcome;
 use crate::config::Config;
-use crate::problem::{FileIo, OutputValidator, Problem, TestCase};
-use crate::sandbox::{Limits, RunReport};
+use crate::problem::{OutputValidator, Problem};
+use crate::sandbox::Limits;
 
-use super::executor::{CacheUse, Compilation, Executor, ExecutorError};
+use super::executor::{CacheUse, Compilation, Executor};
 use super::grading::TestOutcome;
-use super::points::Points;
+use super::one_test::{run_and_check, Checker};
 use super::report::{truncate_log, CompileInfo, JudgeReport, TestResult};
-use super::verdict::{status_verdict, Verdict};
+use super::verdict::Verdict;
 
-/// An in-process checker function (the real one is [`crate::validators::check`]; tests may
-/// swap it).
-pub type CheckFn = fn(&OutputValidator, &[String], &[u8], &[u8], &[u8]) -> CheckOutcome;
+pub use super::one_test::CheckFn;
 
 /// The sandbox settings that turn a problem's limits into run limits.
 ///
@@ -362,140 +359,5 @@ fn system_error(name: &str, cause: String) -> TestResult {
         stderr_tail: None,
         team_message: None,
         score: None,
-    }
-}
-
-/// What checks the outputs of one submission: the problem's validator, the in-process check
-/// function, and a validator program compiled for this submission's tests (or why not).
-struct Checker<'a, P> {
-    validator: &'a OutputValidator,
-    check: CheckFn,
-    compiled: Option<&'a Result<P, String>>,
-    max_processes: u32,
-    /// A scoring problem: a test's `score.txt` counts (elsewhere it is a judging error).
-    scoring: bool,
-}
-
-/// Runs one test and checks its output (blocking), the executor's failure (the judge's
-/// fault) kept apart. Returns the result and whether the run was degraded.
-fn run_and_check<E: Executor>(
-    executor: &E,
-    program: &E::Program,
-    test: &TestCase,
-    files: &FileIo,
-    limits: Limits,
-    checker: &Checker<'_, E::Program>,
-) -> Result<(TestResult, bool), ExecutorError> {
-    if let (Some(v), Some(compiled)) = (checker.validator.interactive(), checker.compiled) {
-        let (result, degraded) = super::interactive::run_test(
-            executor,
-            program,
-            compiled,
-            v,
-            test,
-            limits,
-            checker.max_processes,
-        )?;
-        return Ok((scored_only_if(result, checker.scoring), degraded));
-    }
-    let report = executor.run_test(program, &test.input, files, limits)?;
-    let degraded = report.degraded;
-    let (verdict, message, team_message, score) = match status_verdict(&report, &limits) {
-        Some((verdict, message)) => (verdict, message, None, None),
-        None => check_output(executor, test, &report, checker),
-    };
-    let result = TestResult {
-        name: test.name.clone(),
-        verdict,
-        time_ms: report.time_ms,
-        wall_ms: report.wall_ms,
-        memory_kib: report.memory_kib,
-        exit_code: report.exit_code,
-        signal: report.signal,
-        message,
-        stderr_tail: if verdict == Verdict::RE {
-            super::stderr_tail::tail(&report.stderr)
-        } else {
-            None
-        },
-        team_message,
-        score,
-    };
-    Ok((scored_only_if(result, checker.scoring), degraded))
-}
-
-/// A `score.txt` on a pass-fail problem is the package's fault (as problemtools has it).
-fn scored_only_if(mut result: TestResult, scoring: bool) -> TestResult {
-    if !scoring && result.score.is_some() {
-        result.verdict = Verdict::SE;
-        result.score = None;
-        result.message = Some(
-            "checker: the output validator wrote score.txt, but the problem is not a scoring \
-             problem (type: scoring)"
-                .into(),
-        );
-    }
-    result
-}
-
-fn check_output<E: Executor>(
-    executor: &E,
-    test: &TestCase,
-    report: &RunReport,
-    checker: &Checker<'_, E::Program>,
-) -> (Verdict, Option<String>, Option<String>, Option<Points>) {
-    let input = match std::fs::read(&test.input) {
-        Ok(b) => b,
-        Err(e) => {
-            return (
-                Verdict::SE,
-                Some(format!("cannot read {}: {e}", test.input.display())),
-                None,
-                None,
-            )
-        }
-    };
-    let answer = match std::fs::read(&test.answer) {
-        Ok(b) => b,
-        Err(e) => {
-            return (
-                Verdict::SE,
-                Some(format!("cannot read {}: {e}", test.answer.display())),
-                None,
-                None,
-            )
-        }
-    };
-    let (outcome, team_message, score) = match (checker.validator, checker.compiled) {
-        (OutputValidator::Program(v), Some(Ok(compiled))) => {
-            let validated = super::validate::validate(
-                executor,
-                compiled,
-                v,
-                test,
-                &report.stdout,
-                checker.max_processes,
-            );
-            (validated.outcome, validated.team_message, validated.score)
-        }
-        (OutputValidator::Program(_), Some(Err(e))) => {
-            (CheckOutcome::JudgeError(e.clone()), None, None)
-        }
-        (validator, _) => (
-            (checker.check)(
-                validator,
-                &test.validator_args,
-                &input,
-                &report.stdout,
-                &answer,
-            ),
-            None,
-            None,
-        ),
-    };
-    match outcome {
-        CheckOutcome::Accepted => (Verdict::AC, None, team_message, score),
-        CheckOutcome::WrongAnswer(msg) => (Verdict::WA, Some(msg), team_message, None),
-        CheckOutcome::JudgeError(msg) => (Verdict::SE, Some(format!("checker: {msg}")), None, None),
     }
 }

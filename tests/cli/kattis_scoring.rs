@@ -8,16 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::fixtures::{config, kattis};
-use crate::kattis_verify::verify;
-
-fn solution<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["submissions"]["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} not judged: {json:#}"))
-}
+use crate::kattis_verify::{solution, verify};
 
 #[test]
 fn the_scoring_package_verifies_with_each_folders_score() {

@@ -8,6 +8,16 @@ use std::process::{Command, Output};
 
 use crate::fixtures::{config, kattis};
 
+/// The report of submission `name` (`accepted/sum.py`) in `verify --json`'s output.
+pub fn solution<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    json["submissions"]["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} not judged: {json:#}"))
+}
+
 /// `sudojudge verify --json PACKAGES...` under `config`: its output and the JSON it printed.
 pub fn verify(config: &Path, packages: &[&Path]) -> (Output, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_sudojudge"))

@@ -4,16 +4,7 @@
 //! the range's negative lower bound.
 
 use crate::fixtures::{config, kattis};
-use crate::kattis_verify::verify;
-
-fn solution<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
-    json["submissions"]["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} not judged: {json:#}"))
-}
+use crate::kattis_verify::{solution, verify};
 
 #[test]
 fn verify_keeps_a_negative_score_and_checks_it_against_the_range() {
