@@ -7,6 +7,7 @@ use proptest::prelude::*;
 
 use super::backends::{both, Backend};
 use super::sample::report;
+use super::sample::runtime;
 use crate::accounts::{Role, UserName};
 use crate::contest::{pick, Queued};
 use crate::judge::{JudgeReport, Verdict};
@@ -207,13 +208,6 @@ async fn claims_follow_pick(
         }
     }
     Ok(())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 proptest! {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::backends::{both, Backend};
-use crate::accounts::{Role, UserName};
+use super::sample::contestants;
 use crate::store::*;
 
 both!(
@@ -26,20 +26,7 @@ fn submission(owner: Option<i64>, i: usize) -> NewSubmission {
 }
 
 async fn one_user(s: &Store) -> i64 {
-    users(s, &["alice"]).await[0]
-}
-
-async fn users(s: &Store, names: &[&str]) -> Vec<i64> {
-    let new: Vec<NewUser> = names
-        .iter()
-        .map(|name| NewUser {
-            name: UserName::parse(name).unwrap(),
-            display_name: String::new(),
-            role: Role::Contestant,
-            password_hash: "x".into(),
-        })
-        .collect();
-    s.add_users(&new).await.unwrap()
+    contestants(s, &["alice"]).await[0]
 }
 
 /// Forty at once, one of them owned by a user who does not exist (its row breaks the foreign
@@ -109,7 +96,7 @@ async fn an_owners_bound_holds_among_concurrent_submissions(b: &Backend) {
 /// batch sorted by owner stores them: each id holds its own source and owner.
 async fn several_owners_submissions_each_keep_their_own_id_and_owner(b: &Backend) {
     let s = Arc::new(b.open().await);
-    let owners = users(&s, &["alice", "bob"]).await;
+    let owners = contestants(&s, &["alice", "bob"]).await;
     let mut tasks = Vec::new();
     for i in 0..40 {
         let s = s.clone();

@@ -1,6 +1,7 @@
 //! Store tests, each run on a SQLite file and on a PostgreSQL database (see `backends.rs`).
 
 use super::backends::{both, Backend};
+use super::sample::contestants;
 use super::sample::{complete, report, submission as new};
 use super::upgrade::old_sqlite;
 use crate::judge::Verdict;
@@ -58,19 +59,6 @@ async fn a_full_queue_stores_nothing(b: &Backend) {
     assert_eq!(s.list(None, 10, None).await.unwrap().len(), 4);
 }
 
-async fn users(s: &Store, names: &[&str]) -> Vec<i64> {
-    let users: Vec<NewUser> = names
-        .iter()
-        .map(|n| NewUser {
-            name: crate::accounts::UserName::parse(n).unwrap(),
-            display_name: String::new(),
-            role: crate::accounts::Role::Contestant,
-            password_hash: "$argon2id$stub".into(),
-        })
-        .collect();
-    s.add_users(&users).await.unwrap()
-}
-
 /// Whether `s` stores `new` under `bounds`.
 async fn stores(s: &Store, new: NewSubmission, bounds: QueueBounds) -> bool {
     s.enqueue_bounded(new, bounds).await.unwrap().id().is_some()
@@ -85,7 +73,7 @@ fn owned(problem: &str, owner: i64) -> NewSubmission {
 
 async fn one_users_queue_is_bounded_and_an_admin_cancels_it(b: &Backend) {
     let s = b.open().await;
-    let ids = users(&s, &["mallory", "alice"]).await;
+    let ids = contestants(&s, &["mallory", "alice"]).await;
     let (mallory, alice) = (ids[0], ids[1]);
     let bounds = QueueBounds {
         max_queued: 6,

@@ -11,8 +11,8 @@ use proptest::prelude::*;
 
 use super::backends::Backend;
 use super::sample::report;
+use super::sample::{numbered_contestants, runtime};
 use super::upgrade::{old_postgres, old_sqlite};
-use crate::accounts::{Role, UserName};
 use crate::judge::Verdict;
 use crate::store::*;
 
@@ -95,21 +95,9 @@ async fn node(b: &Backend) -> Store {
     }
 }
 
-async fn users(s: &Store, n: usize) -> Vec<i64> {
-    let new: Vec<NewUser> = (0..n)
-        .map(|i| NewUser {
-            name: UserName::parse(&format!("user{i}")).unwrap(),
-            display_name: String::new(),
-            role: Role::Contestant,
-            password_hash: "x".into(),
-        })
-        .collect();
-    s.add_users(&new).await.unwrap()
-}
-
 async fn groups_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCaseError> {
     let s = node(b).await;
-    let ids = users(&s, 3).await;
+    let ids = numbered_contestants(&s, 3).await;
     let mut all: Vec<i64> = Vec::new();
     let mut flight: Vec<(i64, i64)> = Vec::new();
     for op in ops {
@@ -166,13 +154,6 @@ async fn groups_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCas
         );
     }
     Ok(())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 proptest! {

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 
 use super::backends::Backend;
 use super::sample::report;
+use super::sample::{numbered_contestants, runtime};
 use super::upgrade::{old_postgres, old_sqlite};
-use crate::accounts::{Role, UserName};
 use crate::judge::Verdict;
 use crate::store::*;
 
@@ -84,23 +84,11 @@ fn submission(owner: Option<i64>) -> NewSubmission {
     }
 }
 
-async fn users(s: &Store, n: usize) -> Vec<i64> {
-    let new: Vec<NewUser> = (0..n)
-        .map(|i| NewUser {
-            name: UserName::parse(&format!("user{i}")).unwrap(),
-            display_name: String::new(),
-            role: Role::Contestant,
-            password_hash: "x".into(),
-        })
-        .collect();
-    s.add_users(&new).await.unwrap()
-}
-
 /// Runs `ops` on a node whose leases last 1 ms (so a lease-expiry sweep takes back every
 /// claim on PostgreSQL), checking the counts after each.
 async fn counts_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCaseError> {
     let s = b.node("n", 1).await;
-    let ids = users(&s, 3).await;
+    let ids = numbered_contestants(&s, 3).await;
     let mut all: Vec<i64> = Vec::new();
     let mut flight: Vec<(i64, i64)> = Vec::new();
     for op in ops {
@@ -172,13 +160,6 @@ async fn counts_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCas
         prop_assert_eq!(stored, recounted, "after {:?}", op);
     }
     Ok(())
-}
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 proptest! {

@@ -1,7 +1,8 @@
 //! What the store's tests store and report: a plain submission and a judged report.
 
+use crate::accounts::{Role, UserName};
 use crate::judge::{CompileInfo, JudgeReport, TestResult, Verdict};
-use crate::store::{NewSubmission, Queue, Store};
+use crate::store::{AccountStore, NewSubmission, NewUser, Queue, Store};
 
 /// A C submission to `problem`, in open mode (no owner), without a data hash.
 pub(super) fn submission(problem: &str) -> NewSubmission {
@@ -51,5 +52,33 @@ pub(super) async fn complete(
 ) -> bool {
     s.complete(id, attempt, &report(verdict, tests))
         .await
+        .unwrap()
+}
+
+/// Contestants named `names`, added in one batch: their ids, in that order.
+pub(super) async fn contestants(s: &Store, names: &[impl AsRef<str>]) -> Vec<i64> {
+    let new: Vec<NewUser> = names
+        .iter()
+        .map(|name| NewUser {
+            name: UserName::parse(name.as_ref()).unwrap(),
+            display_name: String::new(),
+            role: Role::Contestant,
+            password_hash: "x".into(),
+        })
+        .collect();
+    s.add_users(&new).await.unwrap()
+}
+
+/// `user0`, `user1`, ... as contestants: their ids.
+pub(super) async fn numbered_contestants(s: &Store, n: usize) -> Vec<i64> {
+    let names: Vec<String> = (0..n).map(|i| format!("user{i}")).collect();
+    contestants(s, &names).await
+}
+
+/// A one-thread runtime for a proptest's async body.
+pub(super) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
         .unwrap()
 }
