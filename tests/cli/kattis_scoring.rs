@@ -8,32 +8,22 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::fixtures::{config, kattis};
-use crate::kattis_verify::{solution, verify};
+use crate::kattis_verify::{assert_scores, solution, verify, verify_ok};
 
 #[test]
 fn the_scoring_package_verifies_with_each_folders_score() {
     let dir = tempfile::tempdir().unwrap();
-    let problems = dir.path().join("problems");
-    let package = kattis::copy_package(&problems, "groupsum");
-    let config = config::write_config(dir.path(), &problems, "");
-    let (out, json) = verify(&config, &[&package]);
-    assert!(
-        out.status.success(),
-        "{json:#}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (_, _, json) = verify_ok(dir.path(), "groupsum");
+    assert_scores(
+        &json,
+        &[
+            ("accepted/sum.py", "AC", 100.0),
+            ("accepted/sum.c", "AC", 100.0),
+            // Groups 1 and 2 (20 + 30); AC, as secret accepts when any group does.
+            ("partially_accepted/int32.py", "AC", 50.0),
+            ("wrong_answer/absolute.py", "WA", 0.0),
+        ],
     );
-    assert_eq!(json["ok"], true, "{json:#}");
-    for (name, verdict, score) in [
-        ("accepted/sum.py", "AC", 100.0),
-        ("accepted/sum.c", "AC", 100.0),
-        // Groups 1 and 2 (20 + 30); AC, as secret accepts when any group does.
-        ("partially_accepted/int32.py", "AC", 50.0),
-        ("wrong_answer/absolute.py", "WA", 0.0),
-    ] {
-        let s = solution(&json, name);
-        assert_eq!(s["got"], verdict, "{name}: {s:#}");
-        assert_eq!(s["score"].as_f64(), Some(score), "{name}: {s:#}");
-    }
     // Group 3 stops at its first rejected test (on_reject: break): 1 sample + 3 + 2 + 1.
     let partial = solution(&json, "partially_accepted/int32.py");
     assert_eq!(partial["tests_run"], 7, "{partial:#}");

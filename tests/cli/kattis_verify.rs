@@ -3,10 +3,35 @@
 //! sandbox against its folder, the time limit derived and written, unknown folders and
 //! languages skipped (Java where there is no JDK).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::fixtures::{config, kattis};
+
+/// `name` copied into `dir/problems` and verified under a plain config, as a setter would;
+/// the run must pass. The package's folder, the config and the JSON.
+pub fn verify_ok(dir: &Path, name: &str) -> (PathBuf, PathBuf, serde_json::Value) {
+    let problems = dir.join("problems");
+    let package = kattis::copy_package(&problems, name);
+    let config = config::write_config(dir, &problems, "");
+    let (out, json) = verify(&config, &[&package]);
+    assert!(
+        out.status.success(),
+        "{json:#}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json["ok"], true, "{json:#}");
+    (package, config, json)
+}
+
+/// Asserts each submission's (name, verdict, score) in `verify --json`'s output.
+pub fn assert_scores(json: &serde_json::Value, expected: &[(&str, &str, f64)]) {
+    for (name, verdict, score) in expected {
+        let s = solution(json, name);
+        assert_eq!(s["got"], *verdict, "{name}: {s:#}");
+        assert_eq!(s["score"].as_f64(), Some(*score), "{name}: {s:#}");
+    }
+}
 
 /// The report of submission `name` (`accepted/sum.py`) in `verify --json`'s output.
 pub fn solution<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {

@@ -3,31 +3,20 @@
 //! range -15 15) reports a solution's negative score as it is, not 0, and checks it against
 //! the range's negative lower bound.
 
-use crate::fixtures::{config, kattis};
-use crate::kattis_verify::{solution, verify};
+use crate::kattis_verify::{assert_scores, verify, verify_ok};
 
 #[test]
 fn verify_keeps_a_negative_score_and_checks_it_against_the_range() {
     let dir = tempfile::tempdir().unwrap();
-    let problems = dir.path().join("problems");
-    let package = kattis::copy_package(&problems, "negsum");
-    let config = config::write_config(dir.path(), &problems, "");
-    let (out, json) = verify(&config, &[&package]);
-    assert!(
-        out.status.success(),
-        "{json:#}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (package, config, json) = verify_ok(dir.path(), "negsum");
+    assert_scores(
+        &json,
+        &[
+            ("accepted/sum.py", "AC", 15.0),
+            // Right on one secret test, wrong on two: 5 - 5 - 5.
+            ("wrong_answer/absolute.py", "WA", -5.0),
+        ],
     );
-    assert_eq!(json["ok"], true, "{json:#}");
-    for (name, verdict, score) in [
-        ("accepted/sum.py", "AC", 15.0),
-        // Right on one secret test, wrong on two: 5 - 5 - 5.
-        ("wrong_answer/absolute.py", "WA", -5.0),
-    ] {
-        let s = solution(&json, name);
-        assert_eq!(s["got"], verdict, "{name}: {s:#}");
-        assert_eq!(s["score"].as_f64(), Some(score), "{name}: {s:#}");
-    }
 
     // A range whose floor is above that score: verify names the group and fails.
     for file in ["data/testdata.yaml", "data/secret/testdata.yaml"] {
