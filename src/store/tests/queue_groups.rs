@@ -207,7 +207,7 @@ async fn a_sqlite_database_from_before_the_groups_gets_them_from_its_rows() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgres_database_from_before_the_groups_gets_them_from_its_rows() {
-    let Some(url) = old_postgres(11, &[OLD_USERS, OLD_ROWS]).await else {
+    let Some((_server, url)) = old_postgres(11, &[OLD_USERS, OLD_ROWS]).await else {
         return;
     };
     let s = Store::Postgres(PgStore::open(&url, Lease::default()).await.unwrap());

@@ -3,8 +3,11 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
 use sqlx::migrate::Migrator;
+
+use super::backends::PgServer;
 
 /// `all` without the migrations after `version`.
 fn up_to(all: Migrator, version: i64) -> Migrator {
@@ -40,10 +43,14 @@ pub(super) async fn old_sqlite(path: &Path, version: i64, rows: &[impl AsRef<str
     pool.close().await;
 }
 
-/// The same on a new database of the shared PostgreSQL test server; its URL, or `None`
+/// The same on a new database of the shared PostgreSQL test server: the server (hold it while
+/// the database is used: the last holder's drop stops it) and the database's URL, or `None`
 /// without a server (the test is then skipped, as `both!` skips).
-pub(super) async fn old_postgres(version: i64, rows: &[impl AsRef<str>]) -> Option<String> {
-    let server = super::backends::PgServer::shared()?;
+pub(super) async fn old_postgres(
+    version: i64,
+    rows: &[impl AsRef<str>],
+) -> Option<(Arc<PgServer>, String)> {
+    let server = PgServer::shared()?;
     let url = server.database();
     let pool = sqlx::PgPool::connect(&url).await.unwrap();
     up_to(sqlx::migrate!("migrations/postgres"), version)
@@ -57,5 +64,5 @@ pub(super) async fn old_postgres(version: i64, rows: &[impl AsRef<str>]) -> Opti
             .unwrap();
     }
     pool.close().await;
-    Some(url)
+    Some((server, url))
 }
