@@ -81,6 +81,10 @@ pub struct Cell {
     pub score: Option<i64>,
     /// ICPC: the first contestant to solve this problem.
     pub first_solve: bool,
+    /// Solved: ICPC accepted; IOI/OI a shown score that reaches the problem's full score
+    /// ([`super::full::mark_solved`]). What the pages, the Contest API and the row's
+    /// `solved` count.
+    pub solved: bool,
 }
 
 impl Cell {
@@ -91,6 +95,7 @@ impl Cell {
         minutes: None,
         score: None,
         first_solve: false,
+        solved: false,
     };
 }
 
@@ -101,7 +106,7 @@ pub struct Row {
     pub rank: u32,
     /// The user name.
     pub user: String,
-    /// ICPC: problems solved.
+    /// Problems solved: ICPC accepted; IOI/OI cells at their problem's full score.
     pub solved: u32,
     /// ICPC: penalty minutes.
     pub penalty: i64,

@@ -55,6 +55,7 @@ pub fn scoreboard(
             } => {
                 let minute = s.at.as_secs().div_euclid(60);
                 cell.state = CellState::Solved;
+                cell.solved = true;
                 cell.attempts += 1;
                 cell.minutes = Some(minute);
                 row.solved += 1;

@@ -17,6 +17,7 @@
 //! - [`mod@format`]: `icpc`, `ioi`, `oi`, and how much of a submission each one judges.
 //! - [`mod@board`]: the scoreboard types and the ranking shared by the formats.
 //! - [`icpc`], [`ioi`], [`oi`]: one scoring function per format.
+//! - [`full`]: which IOI/OI cells are solved (a score reaching the problem's full score).
 //! - [`view`]: which board an audience sees at an instant (freeze, hidden OI results).
 //! - [`rate`]: the per-user submission rate (when a 429 may retry).
 //! - [`fair`]: which queued submission a free worker takes.
@@ -28,6 +29,7 @@ pub mod edit;
 pub mod fair;
 pub mod file;
 pub mod format;
+pub mod full;
 pub mod icpc;
 pub mod ids;
 pub mod ioi;

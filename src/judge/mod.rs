@@ -13,6 +13,7 @@
 //!   talking through pipes, and the verdict the Kattis format gives.
 //! - [`grading`]: a scoring problem's groups evaluated over the tests' results.
 //! - [`points`]: a package's score, a finite number.
+//! - [`max_score`]: a problem's full score (100, or a scoring package's maximum).
 //! - [`timed`]: an executor wrapper adding up compile and run wall times (benchmarks).
 
 pub mod custom;
@@ -20,6 +21,7 @@ pub mod executor;
 pub mod file_io;
 pub mod grading;
 pub mod interactive;
+pub mod max_score;
 mod one_test;
 pub mod pipeline;
 pub mod points;

@@ -51,15 +51,14 @@ struct BoardPage {
     clock: Option<ClockBar>,
 }
 
-/// Per problem: how many rows solved it (icpc: solved; ioi/oi: a full score) and how many
-/// tried it (any submission counted, pending or judged).
+/// Per problem: how many rows solved it (icpc: solved; ioi/oi: the problem's full score, as
+/// the board marks it) and how many tried it (any submission counted, pending or judged).
 fn totals(b: &crate::contest::Scoreboard) -> Vec<(usize, usize)> {
     (0..b.problems.len())
         .map(|i| {
             let cells = b.rows.iter().filter_map(|r| r.cells.get(i));
             cells.fold((0, 0), |(solved, tried), c| {
-                let done = c.state == CellState::Solved
-                    || (c.state == CellState::Scored && c.score == Some(100));
+                let done = c.solved;
                 let any = c.state != CellState::Empty;
                 (solved + usize::from(done), tried + usize::from(any))
             })
@@ -78,7 +77,7 @@ fn cell_view(c: &Cell, frozen: bool) -> CellView {
             format!("{} attempt(s) during the freeze", c.pending),
         ),
         CellState::Pending => ("pending", "being judged".to_string()),
-        CellState::Scored if c.score == Some(100) => ("solved", String::new()),
+        CellState::Scored if c.solved => ("solved", "full score".to_string()),
         CellState::Scored if c.score.unwrap_or(0) > 0 => ("partial", String::new()),
         CellState::Scored => ("failed", String::new()),
         CellState::Judged => ("judged", "judged; published at the end".to_string()),

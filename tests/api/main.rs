@@ -33,6 +33,7 @@ mod clics_rejudged;
 mod contest_edits;
 mod contest_rules;
 mod contest_views;
+mod full_scores;
 mod kattis_interactive;
 mod kattis_packages;
 mod kattis_scoring;

@@ -14,6 +14,7 @@ mod web_contest_admin;
 mod web_contest_day;
 mod web_contest_submissions;
 mod web_front;
+mod web_full_scores;
 mod web_grade_report;
 mod web_groups;
 mod web_jury;

@@ -63,6 +63,7 @@ fn log_rejudged(
             ordinal: 1,
             time_limit_ms: 1000,
             tests: 3,
+            max_score: 100,
         }],
         languages: &[LanguageInfo {
             id: "c".into(),

@@ -118,6 +118,8 @@ pub struct ProblemInfo {
     pub time_limit_ms: u64,
     /// Number of tests.
     pub tests: usize,
+    /// Its full score (`max_score`): a scoring package's maximum, 100 for pass-fail.
+    pub max_score: i64,
 }
 
 /// The problem object; `named` false gives only `Problem <label>` as its name (before the
@@ -132,7 +134,7 @@ pub fn problem(format: Format, p: &ProblemInfo, named: bool) -> Value {
         "test_data_count": if named { p.tests } else { 0 },
     });
     if format != Format::Icpc {
-        v["max_score"] = json!(100);
+        v["max_score"] = json!(p.max_score);
     }
     v
 }
@@ -283,6 +285,8 @@ pub fn scoreboard(
                         }
                     } else {
                         p["score"] = json!(cell.score.unwrap_or(0));
+                        // At the problem's full score (`max_score`), as our board marks it.
+                        p["solved"] = json!(cell.solved);
                     }
                     p
                 })
@@ -295,7 +299,7 @@ pub fn scoreboard(
                 }
                 s
             } else {
-                json!({"score": r.score})
+                json!({"score": r.score, "num_solved": r.solved})
             };
             json!({"rank": r.rank, "team_id": r.user, "score": score, "problems": problems})
         })

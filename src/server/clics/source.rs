@@ -12,6 +12,7 @@ use crate::store::{ContestStore, GroupStore, JudgementStore};
 
 use super::super::auth::allow;
 use super::super::contests::find;
+use super::super::contests::full_scores::max_scores;
 use super::super::error::{ApiError, ApiResult};
 use super::super::state::AppState;
 use super::log::{build, Inputs, Log};
@@ -151,6 +152,7 @@ pub async fn log(
     }
     let language_of = state.store.contest_languages(id).await?;
     let rejudged = rejudged::by_submission(&state.store.rejudged(id).await?);
+    let full = max_scores(state, &c);
     let problems: Vec<ProblemInfo> = c
         .problems
         .iter()
@@ -164,6 +166,7 @@ pub async fn log(
                 ordinal: n + 1,
                 time_limit_ms: pkg.map_or(0, |x| x.time_limit_ms),
                 tests: pkg.map_or(0, |x| x.tests.len()),
+                max_score: full[n],
             }
         })
         .collect();

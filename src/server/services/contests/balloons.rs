@@ -1,6 +1,7 @@
-//! The jury's balloon list: every contestant's first AC on each problem of a contest, in the
-//! order they were solved, the first solve of each problem marked, and the "delivered" mark
-//! the jury stores ([`BalloonStore`]). The jury sees every AC, the freeze included (a runner
+//! The jury's balloon list: every contestant's first solve of each problem of a contest (icpc:
+//! an AC; ioi and oi: a score reaching the problem's full score, the board's rule,
+//! [`super::full_scores`]), in the order they were solved, the first solve of each problem
+//! marked, and the "delivered" mark the jury stores ([`BalloonStore`]). The jury sees every AC, the freeze included (a runner
 //! brings balloons during the freeze as peers do; the public board stays frozen).
 
 use std::collections::{HashMap, HashSet};
@@ -8,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use jiff::Timestamp;
 
 use crate::accounts::{access, Caller};
+use crate::contest::Format;
 use crate::judge::Verdict;
 use crate::store::{BalloonStore, ContestStore, Status};
 
@@ -16,6 +18,7 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::AppState;
 
 use super::find;
+use super::full_scores::max_scores;
 
 /// One balloon: a contestant's first AC on a problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,14 +41,27 @@ pub struct Balloon {
 /// The balloons of contest `id`, oldest first (the jury).
 pub async fn list(state: &AppState, caller: &Caller, id: &str) -> ApiResult<Vec<Balloon>> {
     allow(access::contest_jury(caller), String::new)?;
-    find(state, id)?;
+    let c = find(state, id)?;
+    // Scored formats: each label's full score solves it (as on the board).
+    let full: HashMap<String, i64> = if c.format == Format::Icpc {
+        HashMap::new()
+    } else {
+        let labels = c.problems.iter().map(|p| p.label.to_string());
+        labels.zip(max_scores(state, &c)).collect()
+    };
     let data = state.store.board_data(id).await?;
     let delivered: HashSet<(String, String)> =
         state.store.delivered(id).await?.into_iter().collect();
     let mut accepted: Vec<_> = data
         .submissions
         .iter()
-        .filter(|e| e.status == Status::Done && e.verdict == Some(Verdict::AC))
+        .filter(|e| {
+            e.status == Status::Done
+                && match full.get(&e.label) {
+                    Some(max) => e.verdict.is_some() && e.score.is_some_and(|s| s >= *max),
+                    None => e.verdict == Some(Verdict::AC),
+                }
+        })
         .collect();
     accepted.sort_by_key(|e| (e.at, e.id));
     let mut seen = HashSet::new();

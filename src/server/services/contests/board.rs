@@ -25,6 +25,7 @@ use crate::server::error::{ApiError, ApiResult};
 use crate::server::state::AppState;
 
 use super::find;
+use super::full_scores::max_scores;
 
 pub use super::board_cache::{BoardView, CachedBoard};
 
@@ -62,7 +63,7 @@ pub async fn scoreboard(
         members.extend(state.store.members(group).await?);
     }
     let shown = contest::shown(c, now, audience, data.state.unfrozen);
-    let board = compute(c, &data, &members, shown);
+    let board = compute(c, &data, &members, shown, &max_scores(state, c));
     let display_names = display_names(state, &board).await?;
     let version = if hides(shown) {
         shown_tag(&board)?
@@ -118,8 +119,15 @@ fn shown_tag(board: &Scoreboard) -> ApiResult<u64> {
 /// The board of `c` from the stored `data`, hiding what `shown` says. Times count from each
 /// contestant's start: the contest's (fixed), their personal one (window), their joining
 /// (open). Rows: every participant, and every listed one even before they take part (listed
-/// by name, or `members` of the roster groups the contest lists).
-pub fn compute(c: &Contest, data: &BoardData, members: &[String], shown: Shown) -> Scoreboard {
+/// by name, or `members` of the roster groups the contest lists). `max_scores`: each
+/// problem's full score ([`max_scores`]), which solves an ioi or oi cell.
+pub fn compute(
+    c: &Contest,
+    data: &BoardData,
+    members: &[String],
+    shown: Shown,
+    max_scores: &[i64],
+) -> Scoreboard {
     let starts: HashMap<&str, Timestamp> = data
         .participants
         .iter()
@@ -155,7 +163,9 @@ pub fn compute(c: &Contest, data: &BoardData, members: &[String], shown: Shown) 
             })
         })
         .collect();
-    contest::board(c, &users, &submissions, shown)
+    let mut board = contest::board(c, &users, &submissions, shown);
+    contest::full::mark_solved(&mut board, max_scores);
+    board
 }
 
 /// The board of contest `id` as CSV (the jury's): `rank,user,display_name,solved,penalty`

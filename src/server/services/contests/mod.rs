@@ -29,6 +29,8 @@
 //! - [`loaded`]: the contests the daemon loaded, their clock and cached boards ([`Contests`],
 //!   which the state holds; it knows no state).
 //! - [`board_cache`]: the boards computed once per data version.
+//! - [`full_scores`]: each contest problem's full score (what solved means on a scored
+//!   board; the Contest API's `max_score`).
 
 pub mod balloons;
 pub mod board;
@@ -38,6 +40,7 @@ pub mod clarify;
 pub mod defs;
 pub mod file_clock;
 pub mod front;
+pub mod full_scores;
 pub mod hiding;
 pub mod loaded;
 pub mod notices;

@@ -304,8 +304,9 @@ async fn board_changes(
             e.score = r.new_score;
         }
     }
-    let before = board::compute(c, &data, &members, shown);
-    let after = board::compute(c, &after, &members, shown);
+    let max = super::full_scores::max_scores(state, c);
+    let before = board::compute(c, &data, &members, shown, &max);
+    let after = board::compute(c, &after, &members, shown, &max);
     Ok(diff(&before, &after))
 }
 
