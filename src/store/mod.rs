@@ -33,6 +33,8 @@
 //!   contest's counters row made before its first board.
 //! - [`judgements`]: [`JudgementStore`], what applied rejudgings changed, for the Contest
 //!   API's new judgements.
+//! - [`judgings`]: [`JudgingStore`], immediate rejudges that keep the result they replace,
+//!   for the Contest API's new judgements.
 //! - [`notices`]: [`NoticeStore`], the clarifications a page's live banners announce.
 //! - [`owner`]: [`DatabaseOwner`], the lock that keeps a second daemon off a SQLite file.
 
@@ -46,6 +48,7 @@ mod dialect;
 pub mod gauges;
 pub mod groups;
 pub mod judgements;
+pub mod judgings;
 pub mod lease;
 pub mod location;
 pub mod model;
@@ -76,6 +79,7 @@ pub use gauges::Gauges;
 pub use gauges::IN_QUEUE;
 pub use groups::{GroupStore, Grouping};
 pub use judgements::{JudgementStore, Rejudged};
+pub use judgings::{ImmediateRejudge, JudgingStore};
 pub use lease::{Lease, DEFAULT_LEASE};
 pub use location::Location;
 pub use model::{

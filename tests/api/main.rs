@@ -29,6 +29,7 @@ mod api_startup;
 mod api_strangers;
 mod api_verdicts;
 mod clics_feed;
+mod clics_immediate_rejudge;
 mod clics_rejudged;
 mod contest_edits;
 mod contest_rules;

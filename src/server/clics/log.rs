@@ -387,53 +387,67 @@ pub fn build(i: &Inputs) -> Log {
         } else {
             Key { sub: 1, ..key }
         };
-        match (e.status, e.verdict) {
-            (Status::Done, Some(v)) => {
-                let revealed = !hidden || c.format == Format::Oi || i.unfrozen;
-                if revealed {
-                    let now = (v, e.score.unwrap_or(0));
-                    let changes = i.rejudged.get(&e.id).map_or(&[][..], Vec::as_slice);
-                    let changes = &changes[..changes.len().min(rejudged::MAX_CHANGES)];
-                    let original = changes.first().map_or(now, |ch| ch.old);
-                    let mut prev_id = e.id.to_string();
-                    let mut prev = rejudged::first(&s, original, c.format, changes.is_empty());
-                    push(jkey, "judgements", Some(prev_id.clone()), prev.clone());
-                    // While a frozen board is not unfrozen, the public sees nothing past the
-                    // end: the unfrozen judgements will be placed there.
-                    let held_back = public && freeze.is_some() && !i.unfrozen;
-                    for (n, ch) in changes.iter().enumerate() {
-                        let t = ms(ch.at).max(jkey.t);
-                        if held_back && t >= end_ms {
-                            break;
-                        }
-                        // The last change's result is the stored one, what the board shows.
-                        let result = if n + 1 == changes.len() { now } else { ch.new };
-                        let sub = (2 * n) as u8;
-                        let key = Key {
-                            t,
-                            kind: K_REJUDGED,
-                            id: e.id,
-                            sub,
-                        };
-                        prev["current"] = serde_json::Value::Bool(false);
-                        push(key, "judgements", Some(prev_id), prev);
-                        let (id, data) = rejudged::made(&s, ch, result, start, c.format);
-                        push(
-                            Key {
-                                sub: sub + 1,
-                                ..key
-                            },
-                            "judgements",
-                            Some(id.clone()),
-                            data.clone(),
-                        );
-                        (prev_id, prev) = (id, data);
-                    }
+        let now = match (e.status, e.verdict) {
+            (Status::Done, Some(v)) => Some((v, e.score.unwrap_or(0))),
+            _ => None,
+        };
+        if now.is_none() {
+            any_pending = true;
+        }
+        let changes = i.rejudged.get(&e.id).map_or(&[][..], Vec::as_slice);
+        let changes = &changes[..changes.len().min(rejudged::MAX_CHANGES)];
+        let revealed = !hidden || c.format == Format::Oi || i.unfrozen;
+        match changes.first().map(|ch| ch.old).or(now) {
+            // Never judged yet: its judgement will take `jkey`.
+            None => blocked = Some(blocked.map_or(jkey, |b| b.min(jkey))),
+            Some(_) if !revealed => {
+                if now.is_none() {
+                    blocked = Some(blocked.map_or(jkey, |b| b.min(jkey)));
                 }
             }
-            _ => {
-                any_pending = true;
-                blocked = Some(blocked.map_or(jkey, |b| b.min(jkey)));
+            Some(original) => {
+                let mut prev_id = e.id.to_string();
+                let mut prev = rejudged::first(&s, original, c.format, changes.is_empty());
+                push(jkey, "judgements", Some(prev_id.clone()), prev.clone());
+                // While a frozen board is not unfrozen, the public sees nothing past the
+                // end: the unfrozen judgements will be placed there.
+                let held_back = public && freeze.is_some() && !i.unfrozen;
+                for (n, ch) in changes.iter().enumerate() {
+                    let t = ms(ch.at).max(jkey.t);
+                    if held_back && t >= end_ms {
+                        break;
+                    }
+                    let sub = (2 * n) as u8;
+                    let key = Key {
+                        t,
+                        kind: K_REJUDGED,
+                        id: e.id,
+                        sub,
+                    };
+                    // The last change's result is the stored one, what the board shows; an
+                    // immediate rejudge still being judged holds the feed at its place.
+                    let result = match (n + 1 == changes.len(), now) {
+                        (false, _) => ch.new,
+                        (true, Some(now)) => now,
+                        (true, None) => {
+                            blocked = Some(blocked.map_or(key, |b| b.min(key)));
+                            break;
+                        }
+                    };
+                    prev["current"] = serde_json::Value::Bool(false);
+                    push(key, "judgements", Some(prev_id), prev);
+                    let (id, data) = rejudged::made(&s, ch, result, start, c.format);
+                    push(
+                        Key {
+                            sub: sub + 1,
+                            ..key
+                        },
+                        "judgements",
+                        Some(id.clone()),
+                        data.clone(),
+                    );
+                    (prev_id, prev) = (id, data);
+                }
             }
         }
     }

@@ -204,6 +204,7 @@ fn change(rejudging: i64, at: &str, old: Verdict, new: Verdict) -> Change {
     let score = |v| if v == Verdict::AC { 100 } else { 0 };
     Change {
         rejudging,
+        kind: super::rejudged::Kind::Rejudging,
         at: t(at),
         old: (old, score(old)),
         new: (new, score(new)),
@@ -314,6 +315,49 @@ fn an_applied_rejudging_makes_new_judgements_that_supersede_the_old() {
             (s("state"), s(""), false),
             (s("judgements"), s("2"), false),
             (s("judgements"), s("2-r5"), true),
+        ]
+    );
+}
+
+#[test]
+fn an_immediate_rejudge_keeps_the_judgement_and_holds_the_feed_at_its_instant() {
+    // Alice's WA at 10:00 was queued again at 11:00 (record 7); bob submitted at 11:30.
+    let rejudged = HashMap::from([(
+        1,
+        vec![Change {
+            rejudging: 7,
+            kind: super::rejudged::Kind::Immediate,
+            at: t("2026-03-01T11:00:00Z"),
+            old: (Verdict::WA, 0),
+            new: (Verdict::WA, 0),
+        }],
+    )]);
+    let bob = entry(2, "bob", "2026-03-01T11:30:00Z", Some(Verdict::WA));
+    let judging = [entry(1, "alice", "2026-03-01T10:00:00Z", None), bob.clone()];
+    let later = t("2026-03-01T12:00:00Z");
+    let s = |x: &str| x.to_string();
+    let pending = log_rejudged(&judging, &rejudged, false, Audience::Admin);
+    let shown = pending.visible(later);
+    // The judgement read before stays; nothing from the rejudge's instant on is shown yet.
+    assert_eq!(judgements(shown), vec![(s("1"), s("1"), s("WA"), false)]);
+    assert!(shown
+        .iter()
+        .all(|e| e.key.t < t("2026-03-01T11:00:00Z").as_millisecond()));
+    // Judged again (AC): the old judgement again, not current, then the new one; only
+    // after what was shown.
+    let judged = [
+        entry(1, "alice", "2026-03-01T10:00:00Z", Some(Verdict::AC)),
+        bob,
+    ];
+    let done = log_rejudged(&judged, &rejudged, false, Audience::Admin);
+    let all = done.visible(later);
+    assert_eq!(tokens(&all[..shown.len()]), tokens(shown));
+    assert_eq!(
+        judgements(&all[shown.len()..]),
+        vec![
+            (s("1"), s("1"), s("WA"), false),
+            (s("1-j7"), s("1"), s("AC"), true),
+            (s("2"), s("2"), s("WA"), true),
         ]
     );
 }

@@ -1,8 +1,10 @@
-//! The judgements an applied rejudging makes (issue 30's leftover). CLICS (2026-01's
-//! `current`, which DOMjudge also serves on 2023-06) gives a rejudged submission a new
-//! judgement that supersedes the old one: the old judgement stays, updated to
-//! `current: false`, and the new one, with an id of its own, is `current: true`; at most one
-//! judgement per submission is current. A rejudging that changes nothing makes no judgement.
+//! The judgements an applied rejudging or an immediate rejudge makes (issue 30's leftover).
+//! CLICS (2026-01's `current`, which DOMjudge also serves on 2023-06) gives a rejudged
+//! submission a new judgement that supersedes the old one: the old judgement stays, updated
+//! to `current: false`, and the new one, with an id of its own, is `current: true`; at most
+//! one judgement per submission is current. A rejudging that changes nothing makes no
+//! judgement; an immediate rejudge always does (the submission was judged again), placed at
+//! the rejudge's instant and, while the new judging runs, holding the feed there.
 //!
 //! Where they go in the log ([`super::log`]): at the rejudging's apply instant on the
 //! contest clock, never before the judgement they supersede; the public's feed shows them
@@ -16,7 +18,7 @@ use serde_json::{json, Value};
 
 use crate::contest::Format;
 use crate::judge::Verdict;
-use crate::store::Rejudged;
+use crate::store::{ImmediateRejudge, Rejudged};
 
 use super::mapping::{self, SubmissionInfo};
 
@@ -24,22 +26,38 @@ use super::mapping::{self, SubmissionInfo};
 /// (each change takes two keys of its own, numbered in a `u8`).
 pub const MAX_CHANGES: usize = 127;
 
-/// One change an applied rejudging made to a submission's result.
+/// What made a new judgement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// An applied rejudging (its id in [`Change::rejudging`]): judgement `<submission>-r<id>`.
+    Rejudging,
+    /// An immediate rejudge (its record's id): judgement `<submission>-j<id>`.
+    Immediate,
+}
+
+/// One change an applied rejudging or an immediate rejudge made to a submission's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
-    /// The rejudging.
+    /// The rejudging, or the immediate rejudge's record.
     pub rejudging: i64,
-    /// Its apply instant on the contest clock.
+    /// Which of the two.
+    pub kind: Kind,
+    /// Its apply (or rejudge) instant on the contest clock.
     pub at: Timestamp,
     /// The verdict and score before.
     pub old: (Verdict, i64),
-    /// The verdict and score after.
+    /// The verdict and score after (an immediate rejudge: the next change's `old`; the last
+    /// change's is the submission's stored result, read by the log).
     pub new: (Verdict, i64),
 }
 
-/// The store's rows as changes by submission, in the order they were applied; a row that
-/// does not parse (a verdict or instant this build does not know) is left out and logged.
-pub fn by_submission(rows: &[Rejudged]) -> HashMap<i64, Vec<Change>> {
+/// The store's rows (applied rejudgings' changes, immediate rejudges) as changes by
+/// submission, in the order they were made; a row that does not parse (a verdict or instant
+/// this build does not know) is left out and logged.
+pub fn by_submission(
+    rows: &[Rejudged],
+    immediate: &[ImmediateRejudge],
+) -> HashMap<i64, Vec<Change>> {
     let mut out: HashMap<i64, Vec<Change>> = HashMap::new();
     for r in rows {
         let score = |s: Option<i64>| s.unwrap_or(0);
@@ -51,6 +69,7 @@ pub fn by_submission(rows: &[Rejudged]) -> HashMap<i64, Vec<Change>> {
         match parsed {
             (Ok(old), Ok(new), Ok(at)) => out.entry(r.submission_id).or_default().push(Change {
                 rejudging: r.rejudging_id,
+                kind: Kind::Rejudging,
                 at,
                 old: (old, score(r.old_score)),
                 new: (new, score(r.score)),
@@ -62,15 +81,44 @@ pub fn by_submission(rows: &[Rejudged]) -> HashMap<i64, Vec<Change>> {
             ),
         }
     }
+    for r in immediate {
+        let parsed = (Verdict::parse(&r.old_verdict), r.clock.parse::<Timestamp>());
+        match parsed {
+            (Ok(old), Ok(at)) => {
+                let old = (old, r.old_score.unwrap_or(0));
+                out.entry(r.submission_id).or_default().push(Change {
+                    rejudging: r.id,
+                    kind: Kind::Immediate,
+                    at,
+                    old,
+                    new: old,
+                });
+            }
+            _ => tracing::warn!(
+                submission = r.submission_id,
+                record = r.id,
+                "an immediate rejudge does not parse: left out of the Contest API"
+            ),
+        }
+    }
     for changes in out.values_mut() {
-        changes.sort_by_key(|c| (c.at, c.rejudging));
+        changes.sort_by_key(|c| (c.at, c.kind, c.rejudging));
+        // An immediate rejudge's result is what the next change replaced.
+        for i in 1..changes.len() {
+            if changes[i - 1].kind == Kind::Immediate {
+                changes[i - 1].new = changes[i].old;
+            }
+        }
     }
     out
 }
 
-/// The id of the judgement rejudging `rejudging` made for submission `submission`.
-pub fn judgement_id(submission: i64, rejudging: i64) -> String {
-    format!("{submission}-r{rejudging}")
+/// The id of the judgement `change` made for submission `submission`.
+pub fn judgement_id(submission: i64, change: &Change) -> String {
+    match change.kind {
+        Kind::Rejudging => format!("{submission}-r{}", change.rejudging),
+        Kind::Immediate => format!("{submission}-j{}", change.rejudging),
+    }
 }
 
 /// A judgement object as [`mapping::judgement`] makes it, with its `current` flag.
@@ -95,7 +143,7 @@ pub fn made(
         contest_time: contest_start.duration_until(at).max(SignedDuration::ZERO),
         ..s.clone()
     };
-    let id = judgement_id(s.id, change.rejudging);
+    let id = judgement_id(s.id, change);
     let mut v = first(&when, result, format, true);
     v["id"] = json!(id);
     v["submission_id"] = json!(s.id.to_string());

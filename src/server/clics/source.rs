@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::accounts::{access, Caller};
 use crate::contest::{Audience, Contest};
-use crate::store::{ContestStore, GroupStore, JudgementStore};
+use crate::store::{ContestStore, GroupStore, JudgementStore, JudgingStore};
 
 use super::super::auth::allow;
 use super::super::contests::find;
@@ -151,7 +151,10 @@ pub async fn log(
         members.extend(state.store.members(group).await?);
     }
     let language_of = state.store.contest_languages(id).await?;
-    let rejudged = rejudged::by_submission(&state.store.rejudged(id).await?);
+    let rejudged = rejudged::by_submission(
+        &state.store.rejudged(id).await?,
+        &state.store.immediate_rejudges(id).await?,
+    );
     let full = max_scores(state, &c);
     let problems: Vec<ProblemInfo> = c
         .problems

@@ -4,6 +4,7 @@
 //! and the submission pages call these; none of them touches the store.
 
 use crate::accounts::{access, Caller, SubmissionScope};
+use crate::store::JudgingStore;
 use crate::store::SubmissionReads;
 use crate::store::{AccountStore, Enqueued, NewSubmission, Queue, QueueBounds, RejudgeOutcome};
 
@@ -194,9 +195,11 @@ pub async fn rejudge(state: &AppState, caller: &Caller, id: &str) -> ApiResult<i
 }
 
 /// Queues a submission again (the caller's right already checked) and wakes a worker; 409
-/// while it is being judged. The API and the web pages share it.
+/// while it is being judged. The API and the web pages share it. A judged contest
+/// submission's result is kept, with the contest clock's instant, for the Contest API: the
+/// new judging is a new judgement ([`crate::store::JudgingStore`]).
 pub async fn requeue(state: &AppState, n: i64) -> ApiResult<()> {
-    match state.store.rejudge(n).await? {
+    match state.store.rejudge_kept(n, state.contests.now()).await? {
         RejudgeOutcome::Requeued | RejudgeOutcome::AlreadyQueued => {
             state.wake.notify_one();
             Ok(())

@@ -215,46 +215,7 @@ impl ContestStore for Store {
     /// The results of the requeued submissions go once they are queued: a submission a worker
     /// completes meanwhile (PostgreSQL) is not requeued, and keeps its new results.
     async fn rejudge_label(&self, contest: &str, label: &str) -> Result<RejudgeCount, StoreError> {
-        each!(self, |db| {
-            let mut tx = db.write().await?;
-            let pending: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM submissions
-                 WHERE contest = $1 AND label = $2 AND status NOT IN ('done', 'cancelled')",
-            )
-            .bind(contest)
-            .bind(label)
-            .fetch_one(&mut *tx)
-            .await?;
-            let requeued = sqlx::query(&format!(
-                "UPDATE submissions SET {}
-                 WHERE contest = $2 AND label = $3 AND status = 'done'",
-                requeued(db)
-            ))
-            .bind(NodeData::stamp(self.data()))
-            .bind(contest)
-            .bind(label)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            // Queued submissions have no results but these.
-            sqlx::query(
-                "DELETE FROM test_results WHERE submission_id IN
-                   (SELECT id FROM submissions
-                    WHERE contest = $1 AND label = $2 AND status = 'queued')",
-            )
-            .bind(contest)
-            .bind(label)
-            .execute(&mut *tx)
-            .await?;
-            if requeued > 0 {
-                db.queued(&mut tx).await?;
-            }
-            tx.commit().await?;
-            Ok(RejudgeCount {
-                requeued,
-                pending: u64::try_from(pending).unwrap_or(0),
-            })
-        })
+        rejudge_problem(self, contest, label, None).await
     }
 
     async fn add_clarification(
@@ -373,4 +334,64 @@ impl ContestStore for Store {
         .await?);
         Ok(rows.into_iter().collect())
     }
+}
+
+/// The results of the requeued submissions go once they are queued: a submission a worker
+/// completes meanwhile (PostgreSQL) is not requeued, and keeps its new results.
+/// With `clock` (the contest clock's instant), each judged submission's replaced verdict
+/// and score are kept for the Contest API ([`super::judgings`]).
+pub(super) async fn rejudge_problem(
+    store: &Store,
+    contest: &str,
+    label: &str,
+    clock: Option<&str>,
+) -> Result<RejudgeCount, StoreError> {
+    each!(store, |db| {
+        let mut tx = db.write().await?;
+        let pending: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM submissions
+             WHERE contest = $1 AND label = $2 AND status NOT IN ('done', 'cancelled')",
+        )
+        .bind(contest)
+        .bind(label)
+        .fetch_one(&mut *tx)
+        .await?;
+        if let Some(clock) = clock {
+            sqlx::query(super::judgings::KEEP_PROBLEM)
+                .bind(clock)
+                .bind(contest)
+                .bind(label)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let requeued = sqlx::query(&format!(
+            "UPDATE submissions SET {}
+             WHERE contest = $2 AND label = $3 AND status = 'done'",
+            requeued(db)
+        ))
+        .bind(NodeData::stamp(store.data()))
+        .bind(contest)
+        .bind(label)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        // Queued submissions have no results but these.
+        sqlx::query(
+            "DELETE FROM test_results WHERE submission_id IN
+               (SELECT id FROM submissions
+                WHERE contest = $1 AND label = $2 AND status = 'queued')",
+        )
+        .bind(contest)
+        .bind(label)
+        .execute(&mut *tx)
+        .await?;
+        if requeued > 0 {
+            db.queued(&mut tx).await?;
+        }
+        tx.commit().await?;
+        Ok(RejudgeCount {
+            requeued,
+            pending: u64::try_from(pending).unwrap_or(0),
+        })
+    })
 }

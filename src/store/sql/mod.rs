@@ -12,6 +12,7 @@ mod gauges;
 mod group_commit;
 mod insert_bounded;
 mod judgements;
+mod judgings;
 mod nodes;
 mod packages;
 mod queue;

@@ -314,53 +314,7 @@ impl Queue for Store {
     }
 
     async fn rejudge(&self, id: i64) -> Result<RejudgeOutcome, StoreError> {
-        each!(self, |db| {
-            let mut tx = db.write().await?;
-            let status: Option<String> = sqlx::query_scalar(&format!(
-                "SELECT status FROM submissions WHERE id = $1 {}",
-                db.lock_row()
-            ))
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
-            let stamp = NodeData::stamp(self.data());
-            let stamp = stamp.as_deref();
-            let outcome = match status.as_deref().map(Status::parse) {
-                None => RejudgeOutcome::NotFound,
-                Some(Some(Status::Queued)) => {
-                    sqlx::query(&format!(
-                        "UPDATE submissions SET submitted_data_hash = {} WHERE id = $2",
-                        db.stamp(1)
-                    ))
-                    .bind(stamp)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                    db.queued(&mut tx).await?;
-                    RejudgeOutcome::AlreadyQueued
-                }
-                Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
-                Some(Some(Status::Cancelled)) => RejudgeOutcome::Cancelled,
-                Some(Some(Status::Done)) | Some(None) => {
-                    sqlx::query(&format!(
-                        "UPDATE submissions SET {} WHERE id = $2",
-                        requeued(db)
-                    ))
-                    .bind(stamp)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                    sqlx::query("DELETE FROM test_results WHERE submission_id = $1")
-                        .bind(id)
-                        .execute(&mut *tx)
-                        .await?;
-                    db.queued(&mut tx).await?;
-                    RejudgeOutcome::Requeued
-                }
-            };
-            tx.commit().await?;
-            Ok(outcome)
-        })
+        rejudge_one(self, id, None).await
     }
 
     async fn depth(&self) -> Result<u64, StoreError> {
@@ -369,4 +323,68 @@ impl Queue for Store {
             Ok(u64::try_from(n).unwrap_or(0))
         })
     }
+}
+
+/// Queues submission `id` again (its results go), in one transaction; with `clock` (the
+/// contest clock's instant) a judged contest submission's replaced verdict and score are
+/// kept for the Contest API ([`super::judgings`]).
+pub(super) async fn rejudge_one(
+    store: &Store,
+    id: i64,
+    clock: Option<&str>,
+) -> Result<RejudgeOutcome, StoreError> {
+    each!(store, |db| {
+        let mut tx = db.write().await?;
+        let status: Option<String> = sqlx::query_scalar(&format!(
+            "SELECT status FROM submissions WHERE id = $1 {}",
+            db.lock_row()
+        ))
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let stamp = NodeData::stamp(store.data());
+        let stamp = stamp.as_deref();
+        let outcome = match status.as_deref().map(Status::parse) {
+            None => RejudgeOutcome::NotFound,
+            Some(Some(Status::Queued)) => {
+                sqlx::query(&format!(
+                    "UPDATE submissions SET submitted_data_hash = {} WHERE id = $2",
+                    db.stamp(1)
+                ))
+                .bind(stamp)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                db.queued(&mut tx).await?;
+                RejudgeOutcome::AlreadyQueued
+            }
+            Some(Some(Status::Compiling | Status::Running)) => RejudgeOutcome::InProgress,
+            Some(Some(Status::Cancelled)) => RejudgeOutcome::Cancelled,
+            Some(Some(Status::Done)) | Some(None) => {
+                if let Some(clock) = clock {
+                    sqlx::query(super::judgings::KEEP_ONE)
+                        .bind(clock)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                sqlx::query(&format!(
+                    "UPDATE submissions SET {} WHERE id = $2",
+                    requeued(db)
+                ))
+                .bind(stamp)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query("DELETE FROM test_results WHERE submission_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                db.queued(&mut tx).await?;
+                RejudgeOutcome::Requeued
+            }
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    })
 }

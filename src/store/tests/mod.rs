@@ -9,6 +9,7 @@ mod data;
 mod fair;
 mod group_commit;
 mod groups;
+mod judgings;
 mod lease;
 mod negative_scores;
 mod notices;

@@ -18,7 +18,9 @@ use crate::accounts::Caller;
 use crate::contest::{
     self, Cell, CellState, Contest, Label, Outcome, Participants, Scoreboard, Shown, Timing,
 };
-use crate::store::{AccountStore, BoardData, ContestStore, GroupStore, RejudgeCount, Status};
+use crate::store::{
+    AccountStore, BoardData, ContestStore, GroupStore, JudgingStore, RejudgeCount, Status,
+};
 
 use crate::server::auth::allow;
 use crate::server::error::{ApiError, ApiResult};
@@ -294,7 +296,11 @@ pub async fn rejudge(
     let p = c
         .problem(problem)
         .ok_or_else(|| ApiError::UnknownProblem(problem.to_string()))?;
-    let count = state.store.rejudge_label(id, p.label.as_str()).await?;
+    // Each judged submission's result is kept for the Contest API's new judgements.
+    let count = state
+        .store
+        .rejudge_label_kept(id, p.label.as_str(), state.contests.now())
+        .await?;
     if count.requeued > 0 {
         state.wake.notify_waiters();
         state.wake.notify_one();

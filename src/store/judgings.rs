@@ -1,0 +1,58 @@
+//! Immediate rejudges kept for the Contest API: CLICS gives each judging of a submission a
+//! judgement of its own, and a judgement a client has seen stays (`current: false` once
+//! superseded). An immediate rejudge (`POST /api/submissions/{id}/rejudge`,
+//! `POST /api/contests/{id}/rejudge`, the jury's button) queues a judged submission again and
+//! its results go; these keep, in the rejudge's own transaction, the verdict and score it
+//! replaced and the contest-clock instant of the rejudge (`immediate_rejudges`, migrations
+//! sqlite/0019, postgres/0013), so the event feed stays a function of the records.
+//! Implemented for [`super::Store`] in `sql/judgings.rs`.
+
+use std::future::Future;
+
+use jiff::Timestamp;
+
+use super::contests::RejudgeCount;
+use super::model::RejudgeOutcome;
+use super::StoreError;
+
+/// A judged contest submission queued again by an immediate rejudge.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ImmediateRejudge {
+    /// The record's number (the new judgement's id is made of it).
+    pub id: i64,
+    /// The submission.
+    pub submission_id: i64,
+    /// When it was queued again, on the contest clock (RFC 3339).
+    pub clock: String,
+    /// The verdict it replaced.
+    pub old_verdict: String,
+    /// The score it replaced.
+    pub old_score: Option<i64>,
+}
+
+/// Immediate rejudges that keep what they replace.
+pub trait JudgingStore: Send + Sync + 'static {
+    /// [`super::Queue::rejudge`], keeping a judged contest submission's replaced result with
+    /// `clock`, the contest clock's instant, in the same transaction.
+    fn rejudge_kept(
+        &self,
+        id: i64,
+        clock: Timestamp,
+    ) -> impl Future<Output = Result<RejudgeOutcome, StoreError>> + Send;
+
+    /// [`super::ContestStore::rejudge_label`], keeping each judged submission's replaced
+    /// result with `clock` in the same transaction.
+    fn rejudge_label_kept(
+        &self,
+        contest: &str,
+        label: &str,
+        clock: Timestamp,
+    ) -> impl Future<Output = Result<RejudgeCount, StoreError>> + Send;
+
+    /// Every immediate rejudge of `contest`'s submissions kept so far, in the order they
+    /// were made.
+    fn immediate_rejudges(
+        &self,
+        contest: &str,
+    ) -> impl Future<Output = Result<Vec<ImmediateRejudge>, StoreError>> + Send;
+}
