@@ -15,6 +15,19 @@ use super::contests::RejudgeCount;
 use super::model::RejudgeOutcome;
 use super::StoreError;
 
+/// Keeps submission `$2`'s result (a judged contest submission's) with the clock `$1`.
+pub(in crate::store) const KEEP_ONE: &str =
+    "INSERT INTO immediate_rejudges (submission_id, contest, old_verdict, old_score, clock)
+     SELECT id, contest, verdict, score, CAST($1 AS TEXT) FROM submissions
+     WHERE id = $2 AND contest IS NOT NULL AND status = 'done' AND verdict IS NOT NULL";
+
+/// Keeps the results of contest `$2`'s judged submissions to label `$3` with the clock `$1`.
+pub(in crate::store) const KEEP_PROBLEM: &str =
+    "INSERT INTO immediate_rejudges (submission_id, contest, old_verdict, old_score, clock)
+     SELECT id, contest, verdict, score, CAST($1 AS TEXT) FROM submissions
+     WHERE contest = $2 AND label = $3 AND status = 'done' AND verdict IS NOT NULL
+     ORDER BY id";
+
 /// A judged contest submission queued again by an immediate rejudge.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct ImmediateRejudge {

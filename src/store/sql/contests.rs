@@ -339,7 +339,7 @@ impl ContestStore for Store {
 /// The results of the requeued submissions go once they are queued: a submission a worker
 /// completes meanwhile (PostgreSQL) is not requeued, and keeps its new results.
 /// With `clock` (the contest clock's instant), each judged submission's replaced verdict
-/// and score are kept for the Contest API ([`super::judgings`]).
+/// and score are kept for the Contest API ([`crate::store::JudgingStore`]).
 pub(super) async fn rejudge_problem(
     store: &Store,
     contest: &str,
@@ -357,7 +357,7 @@ pub(super) async fn rejudge_problem(
         .fetch_one(&mut *tx)
         .await?;
         if let Some(clock) = clock {
-            sqlx::query(super::judgings::KEEP_PROBLEM)
+            sqlx::query(crate::store::judgings::KEEP_PROBLEM)
                 .bind(clock)
                 .bind(contest)
                 .bind(label)

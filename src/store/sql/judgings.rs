@@ -14,19 +14,6 @@ use crate::store::{Store, StoreError};
 use super::contests::rejudge_problem;
 use super::queue::rejudge_one;
 
-/// Keeps submission `$2`'s result (a judged contest submission's) with the clock `$1`.
-pub(super) const KEEP_ONE: &str =
-    "INSERT INTO immediate_rejudges (submission_id, contest, old_verdict, old_score, clock)
-     SELECT id, contest, verdict, score, CAST($1 AS TEXT) FROM submissions
-     WHERE id = $2 AND contest IS NOT NULL AND status = 'done' AND verdict IS NOT NULL";
-
-/// Keeps the results of contest `$2`'s judged submissions to label `$3` with the clock `$1`.
-pub(super) const KEEP_PROBLEM: &str =
-    "INSERT INTO immediate_rejudges (submission_id, contest, old_verdict, old_score, clock)
-     SELECT id, contest, verdict, score, CAST($1 AS TEXT) FROM submissions
-     WHERE contest = $2 AND label = $3 AND status = 'done' AND verdict IS NOT NULL
-     ORDER BY id";
-
 const LIST: &str = "SELECT id, submission_id, clock, old_verdict, old_score
      FROM immediate_rejudges WHERE contest = $1 ORDER BY clock, id";
 

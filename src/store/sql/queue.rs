@@ -327,7 +327,7 @@ impl Queue for Store {
 
 /// Queues submission `id` again (its results go), in one transaction; with `clock` (the
 /// contest clock's instant) a judged contest submission's replaced verdict and score are
-/// kept for the Contest API ([`super::judgings`]).
+/// kept for the Contest API ([`crate::store::JudgingStore`]).
 pub(super) async fn rejudge_one(
     store: &Store,
     id: i64,
@@ -362,7 +362,7 @@ pub(super) async fn rejudge_one(
             Some(Some(Status::Cancelled)) => RejudgeOutcome::Cancelled,
             Some(Some(Status::Done)) | Some(None) => {
                 if let Some(clock) = clock {
-                    sqlx::query(super::judgings::KEEP_ONE)
+                    sqlx::query(crate::store::judgings::KEEP_ONE)
                         .bind(clock)
                         .bind(id)
                         .execute(&mut *tx)
