@@ -231,6 +231,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
                     let column = Column {
                         problem: task.problem.clone(),
                         weight: *weight,
+                        max: graded.max_score,
                     };
                     let rows = graded
                         .output
@@ -254,6 +255,7 @@ pub fn run(config: Option<&Path>, args: Args) -> anyhow::Result<ExitCode> {
         let column = Column {
             problem: task.problem.clone(),
             weight: 1.0,
+            max: done[0].max_score,
         };
         let rows = done[0]
             .output

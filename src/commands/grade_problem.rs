@@ -61,6 +61,8 @@ pub struct Graded {
     pub comparison: Option<(Comparison, usize)>,
     /// The sources it compared (the report shows the pairs' text).
     pub sources: Vec<SourceFile>,
+    /// The problem's full score (the gradebook's share of it).
+    pub max_score: i64,
 }
 
 /// Largest `--base` file read.
@@ -253,6 +255,7 @@ pub fn grade(
         package,
         _temp,
     } = prepared;
+    let max_score = sudojudge::judge::max_score::max_score(&problem);
     let cache = match (&task.files, shared.force) {
         (Some(files), false) if files.csv.exists() => {
             Cache::load(&files.cache, &problem.id, &package)
@@ -346,5 +349,6 @@ pub fn grade(
         output,
         comparison,
         sources,
+        max_score,
     })
 }

@@ -16,6 +16,9 @@ pub struct Column {
     pub problem: String,
     /// Its weight in the total.
     pub weight: f64,
+    /// Its full score ([`crate::judge::max_score::max_score`]: 100 for a pass-fail problem,
+    /// a scoring package's maximum): a score counts in the total as its share of this.
+    pub max: i64,
 }
 
 /// One student's line of the gradebook.
@@ -28,7 +31,7 @@ pub struct Line {
     /// The score of each problem (the columns' order); `None` when the student handed nothing
     /// judgeable in for it (counts 0 in the total).
     pub scores: Vec<Option<i64>>,
-    /// The weighted total, 0-100.
+    /// The weighted total, 0-100: each score as a percentage of its problem's full score.
     pub total: f64,
 }
 
@@ -42,6 +45,15 @@ pub struct Gradebook {
     pub columns: Vec<Column>,
     /// One line per student, sorted by student.
     pub lines: Vec<Line>,
+}
+
+/// `score` as a percentage of `max`, a problem's full score (0 when it has none above 0).
+fn share(score: i64, max: i64) -> f64 {
+    if max > 0 {
+        score as f64 * 100.0 / max as f64
+    } else {
+        0.0
+    }
 }
 
 impl Gradebook {
@@ -79,7 +91,7 @@ impl Gradebook {
                 .scores
                 .iter()
                 .zip(&columns)
-                .map(|(s, c)| s.unwrap_or(0) as f64 * c.weight)
+                .map(|(s, c)| share(s.unwrap_or(0), c.max) * c.weight)
                 .sum();
             line.total = if weights > 0.0 { sum / weights } else { 0.0 };
         }
@@ -224,6 +236,7 @@ mod tests {
         let column = |p: &str, w: f64| Column {
             problem: p.into(),
             weight: w,
+            max: 100,
         };
         let a = vec![
             (test_row("ann", Some(Verdict::AC), 100), None),
@@ -255,6 +268,7 @@ mod tests {
         let column = |p: &str| Column {
             problem: p.into(),
             weight: 1.0,
+            max: 100,
         };
         let a = vec![(
             test_row("Kim Lee", Some(Verdict::AC), 100),
@@ -268,5 +282,27 @@ mod tests {
         assert_eq!(g.lines.len(), 1);
         assert_eq!(g.lines[0].student, "Kim Lee");
         assert_eq!(g.lines[0].scores, [Some(100), Some(50)]);
+    }
+
+    #[test]
+    fn a_score_counts_as_its_share_of_the_problems_full_score() {
+        let column = |p: &str, max: i64| Column {
+            problem: p.into(),
+            weight: 1.0,
+            max,
+        };
+        // `negsum` maxes at 15: 15 is full marks, as 100 is on a pass-fail problem.
+        let a = vec![
+            (test_row("ann", Some(Verdict::AC), 15), None),
+            (test_row("bob", Some(Verdict::WA), -5), None),
+        ];
+        let b = vec![
+            (test_row("ann", Some(Verdict::AC), 100), None),
+            (test_row("bob", Some(Verdict::WA), 50), None),
+        ];
+        let g = Gradebook::of(&[(column("negsum", 15), a), (column("sum", 100), b)]);
+        assert_eq!(g.lines[0].scores, [Some(15), Some(100)]);
+        assert_eq!(g.lines[0].total, 100.0);
+        assert_eq!(g.lines[1].total, (-100.0 / 3.0 + 50.0) / 2.0);
     }
 }

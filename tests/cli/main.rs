@@ -15,6 +15,7 @@ mod era_data;
 mod file_io;
 mod grade_assignment;
 mod grade_cli;
+mod grade_full_scores;
 mod grade_hostile;
 mod grade_lms;
 mod java_language;
