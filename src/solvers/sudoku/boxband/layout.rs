@@ -33,6 +33,7 @@ pub(super) const fn lane(r: usize, c: usize) -> usize {
     r * 4 + c
 }
 
+/// Sixteen lanes as a vector (lane 0 lowest).
 const fn wide(lanes: [u16; 16]) -> __m256i {
     // SAFETY: both are 32 plain bytes; every bit pattern is a valid `__m256i`.
     unsafe { std::mem::transmute::<[u16; 16], __m256i>(lanes) }

@@ -30,14 +30,11 @@ fn counts_and_solves_like_naive_and_fast_on_720_grids() {
         return;
     }
     for grid in grids() {
-        let unique = naive::count_solutions(&grid, 2) == 1;
+        // One naive count to 3 gives the count at every limit up to 3.
+        let up_to_three = naive::count_solutions(&grid, 3);
         for limit in [1, 2, 3] {
             let n = count(&grid, limit);
-            assert_eq!(
-                n,
-                naive::count_solutions(&grid, limit),
-                "{grid:?} limit {limit}"
-            );
+            assert_eq!(n, up_to_three.min(limit), "{grid:?} limit {limit}");
             assert_eq!(
                 n,
                 fast::count_solutions(&grid, limit),
@@ -45,11 +42,12 @@ fn counts_and_solves_like_naive_and_fast_on_720_grids() {
             );
         }
         let sol = first(&grid);
-        assert_eq!(sol.is_some(), count(&grid, 1) == 1, "{grid:?}");
+        assert_eq!(sol.is_some(), up_to_three > 0, "{grid:?}");
         if let Some(sol) = sol {
             assert!(is_valid_solution(&grid, &sol), "{grid:?}");
-            if unique {
-                assert_eq!(Some(sol), naive::solve(&grid), "{grid:?}");
+            if up_to_three == 1 {
+                // The only completion: every exact solver returns it.
+                assert_eq!(Some(sol), fast::solve(&grid), "{grid:?}");
             }
         }
         assert_eq!(first(&grid), sol, "solve is deterministic");
@@ -136,7 +134,7 @@ fn hard_puzzles_branch_on_bands() {
     if !runs_here() {
         return;
     }
-    // A 1905_11+ puzzle needs guesses; a 17-clue one from the same list set needs few.
+    // A 1905_11+ puzzle is not solved by propagation alone: the search branches.
     let hard =
         parse("98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6");
     let (n, guesses) = count_with_guesses(&hard, 2).expect("available");
