@@ -1,7 +1,8 @@
 //! Solver benchmarks: `cargo bench --bench solvers` (all sections), or name sections:
 //! `cargo bench --bench solvers -- target binary`.
 //!
-//! - sudoku: puzzles/s of the fast solver against the naive baseline (both counting up to 2
+//! - sudoku: puzzles/s of `sudoku::count_solutions` (the box-and-band core where the machine
+//!   has AVX-512) and of the fast solver against the naive baseline (all counting up to 2
 //!   solutions) on a fixed sample of randomly permuted puzzles from each list in
 //!   datasets/, median of several passes, and their ratio;
 //! - target-sudoku: branch and bound against plain exhaustive enumeration on NOIP-like cases
@@ -121,19 +122,40 @@ const LISTS: [(&str, &str); 3] = [
     ("1905_11+", "puzzles5_forum_hardest_1905_11+.txt"),
 ];
 
+/// Whether `sudoku::count_solutions` runs the box-and-band core on this machine.
+fn boxband_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sudoku::boxband::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 fn bench_sudoku(datasets: &Path) {
     println!(
         "## sudoku: puzzles/s counting up to 2 solutions, {SAMPLE} permuted puzzles per list \
-         (median of 9 passes for fast, 3 for naive, interleaved)"
+         (median of 9 passes for the solver in use and fast, 3 for naive, interleaved)"
     );
-    println!("| list | fast (median) | naive (median) | fast / naive |");
-    println!("|---|---|---|---|");
+    let in_use = if cfg!(target_arch = "x86_64") && boxband_available() {
+        "boxband"
+    } else {
+        "fast"
+    };
+    println!(
+        "| list | sudoku::count_solutions ({in_use}, median) | fast (median) | naive (median) \
+         | in use / fast | fast / naive |"
+    );
+    println!("|---|---|---|---|---|---|");
     for (name, file) in LISTS {
         let path = datasets.join(file);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) => {
-                println!("| {name} | dataset missing: {} ({e}) | | |", path.display());
+                println!(
+                    "| {name} | dataset missing: {} ({e}) | | | | |",
+                    path.display()
+                );
                 continue;
             }
         };
@@ -143,7 +165,7 @@ fn bench_sudoku(datasets: &Path) {
             .filter_map(parse_line)
             .collect();
         if all.is_empty() {
-            println!("| {name} | no puzzles in {} | | |", path.display());
+            println!("| {name} | no puzzles in {} | | | | |", path.display());
             continue;
         }
         let mut rng = Rng(0x5eed_0001);
@@ -162,9 +184,14 @@ fn bench_sudoku(datasets: &Path) {
             "{name}: every sampled puzzle must be unique"
         );
         // Interleaved rounds, so that both solvers see the same machine load.
-        let (mut fast, mut naive) = (Vec::new(), Vec::new());
+        let (mut used, mut fast, mut naive) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..3 {
             for _ in 0..3 {
+                used.push(time(|| {
+                    for p in &sample {
+                        black_box(sudoku::count_solutions(black_box(p), 2));
+                    }
+                }));
                 fast.push(time(|| {
                     for p in &sample {
                         black_box(sudoku::fast::count_solutions(black_box(p), 2));
@@ -177,12 +204,14 @@ fn bench_sudoku(datasets: &Path) {
                 }
             }));
         }
-        let (fast, naive) = (median(fast), median(naive));
+        let (used, fast, naive) = (median(used), median(fast), median(naive));
         let rate = |d: Duration| SAMPLE as f64 / d.as_secs_f64();
         println!(
-            "| {name} | {:.0}/s | {:.0}/s | {:.1}x |",
+            "| {name} | {:.0}/s | {:.0}/s | {:.0}/s | {:.2}x | {:.1}x |",
+            rate(used),
             rate(fast),
             rate(naive),
+            fast.as_secs_f64() / used.as_secs_f64(),
             naive.as_secs_f64() / fast.as_secs_f64()
         );
     }

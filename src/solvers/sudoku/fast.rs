@@ -19,7 +19,7 @@
 
 mod bits;
 #[cfg(test)]
-mod copies_tests;
+pub(crate) mod copies_tests;
 
 use super::Grid;
 use bits::{

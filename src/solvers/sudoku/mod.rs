@@ -1,11 +1,14 @@
 //! Classic 9x9 Sudoku: solve and count solutions.
 //!
 //! [`solve`] and [`count_solutions`] are the entry points everyone else uses; they run the
-//! bitboard solver in [`fast`]. [`naive`] is the
-//! plain fewest-candidates bitmask search kept as the benchmark baseline and test oracle.
+//! box-and-band SIMD solver in `boxband` on machines with AVX-512 (VL, BW, BITALG), and the
+//! bitboard solver in [`fast`] elsewhere. [`naive`] is the plain fewest-candidates bitmask
+//! search kept as the benchmark baseline and test oracle.
 //!
 //! A grid whose cells hold a value above 9, or whose givens clash, has no solution.
 
+#[cfg(target_arch = "x86_64")]
+pub mod boxband;
 pub mod fast;
 pub mod naive;
 
@@ -14,11 +17,19 @@ pub type Grid = [u8; 81];
 
 /// Solves `puzzle`, returning one completion, or `None` when it has none.
 pub fn solve(puzzle: &Grid) -> Option<Grid> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(solution) = boxband::solve(puzzle) {
+        return solution;
+    }
     fast::solve(puzzle)
 }
 
 /// Counts the completions of `puzzle`, stopping at `limit` (so `limit = 2` tells unique from not).
 pub fn count_solutions(puzzle: &Grid, limit: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(count) = boxband::count_solutions(puzzle, limit) {
+        return count;
+    }
     fast::count_solutions(puzzle, limit)
 }
 

@@ -25,7 +25,7 @@ fn list(file: &str, n: usize) -> Vec<Grid> {
 
 /// Each puzzle, and variants with more solutions (a given removed), no solution (a digit
 /// changed, which may clash or not) and a cell out of range.
-fn grids() -> Vec<Grid> {
+pub(crate) fn grids() -> Vec<Grid> {
     let mut all = Vec::new();
     for file in [
         "puzzles2_17_clue.txt",

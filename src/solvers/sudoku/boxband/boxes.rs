@@ -1,0 +1,163 @@
+//! A box's own reasoning, run to a fixed point, then what it tells its two bands.
+//!
+//! Per box: a cell needs a digit and a negative triad six (a box line holds exactly three
+//! digits); a lane down to its minimum has those digits for certain; a digit left in a
+//! single lane of a matrix row or column (each digit occurs once in each of the first
+//! three) is certain there. A certain digit in a cell leaves the rest of the box and the
+//! triads of the cell's row and column; a certain digit in a negative triad (absent from
+//! that line) leaves the line's cells.
+
+use std::arch::x86_64::*;
+
+use super::layout::{
+    BAND_FROM_BOX, CELLS, COLS_EXACT, COL_TRIADS, EVERY, MINIMUM, ROWS_EXACT, ROW_TRIADS,
+    ROW_TRIAD_MASK,
+};
+use super::state::{State, BAND_BIT};
+
+/// Each lane ORed with the other three of its matrix row.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+#[inline]
+fn across_rows(x: __m256i) -> __m256i {
+    let two = _mm256_or_si256(x, turn::<true, 1>(x));
+    _mm256_or_si256(two, turn::<true, 2>(two))
+}
+
+/// Each lane ORed with the other three of its matrix column.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+#[inline]
+fn across_cols(x: __m256i) -> __m256i {
+    let two = _mm256_or_si256(x, turn::<false, 1>(x));
+    _mm256_or_si256(two, turn::<false, 2>(two))
+}
+
+/// Matrix rows (`ROWS`) or columns turned by `STEP` lanes.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+#[inline]
+fn turn<const ROWS: bool, const STEP: u32>(x: __m256i) -> __m256i {
+    match (ROWS, STEP) {
+        (true, 1) => _mm256_ror_epi64::<16>(x),
+        (true, _) => _mm256_ror_epi64::<32>(x),
+        (false, 1) => _mm256_permute4x64_epi64::<0x39>(x),
+        (false, _) => _mm256_permute4x64_epi64::<0x4e>(x),
+    }
+}
+
+/// For each lane, the digits found anywhere in its matrix row (`ROWS`) or column, and those
+/// found in at least two of that line's lanes.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+#[inline]
+fn line_counts<const ROWS: bool>(x: __m256i) -> (__m256i, __m256i) {
+    let pair = turn::<ROWS, 1>(x);
+    let any2 = _mm256_or_si256(x, pair);
+    let many2 = _mm256_and_si256(x, pair);
+    let (any_far, many_far) = (turn::<ROWS, 2>(any2), turn::<ROWS, 2>(many2));
+    let any = _mm256_or_si256(any2, any_far);
+    let many = _mm256_or_si256(
+        _mm256_or_si256(many2, many_far),
+        _mm256_and_si256(any2, any_far),
+    );
+    (any, many)
+}
+
+impl State {
+    /// Narrows box `b` to `allow`, queueing it when that removed anything.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    pub(super) fn restrict_box(&mut self, b: usize, allow: __m256i) {
+        let old = self.boxes[b];
+        let x = _mm256_and_si256(old, allow);
+        if _mm256_cmpneq_epi16_mask(x, old) != 0 {
+            self.boxes[b] = x;
+            self.dirty |= 1 << b;
+        }
+    }
+
+    /// Runs box `b`'s own reasoning to a fixed point and narrows its bands to what it
+    /// allows; `false` on a contradiction.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    pub(super) fn process_box(&mut self, b: usize) -> bool {
+        let mut x = self.boxes[b];
+        loop {
+            let counts = _mm256_popcnt_epi16(x);
+            if _mm256_cmplt_epu16_mask(counts, MINIMUM) != 0 {
+                return false;
+            }
+            let mut certain = _mm256_maskz_mov_epi16(_mm256_cmpeq_epi16_mask(counts, MINIMUM), x);
+            let (row_any, row_many) = line_counts::<true>(x);
+            let (col_any, col_many) = line_counts::<false>(x);
+            // A digit missing from a whole line of the first three has no place.
+            let rows_full = _mm256_or_si256(row_any, _mm256_andnot_si256(ROWS_EXACT, EVERY));
+            let cols_full = _mm256_or_si256(col_any, _mm256_andnot_si256(COLS_EXACT, EVERY));
+            if _mm256_cmpneq_epi16_mask(rows_full, EVERY)
+                | _mm256_cmpneq_epi16_mask(cols_full, EVERY)
+                != 0
+            {
+                return false;
+            }
+            let once_in_row = _mm256_and_si256(_mm256_andnot_si256(row_many, x), ROWS_EXACT);
+            let once_in_col = _mm256_and_si256(_mm256_andnot_si256(col_many, x), COLS_EXACT);
+            certain = _mm256_or_si256(certain, _mm256_or_si256(once_in_row, once_in_col));
+
+            let in_cells = _mm256_and_si256(certain, CELLS);
+            let row_spread = across_rows(in_cells);
+            let whole_box = _mm256_and_si256(across_cols(row_spread), CELLS);
+            let absent_rows = across_rows(_mm256_and_si256(certain, ROW_TRIADS));
+            let cols_spread = across_cols(_mm256_or_si256(
+                in_cells,
+                _mm256_and_si256(certain, COL_TRIADS),
+            ));
+            let own_cell =
+                _mm256_maskz_set1_epi16(_mm256_test_epi16_mask(in_cells, in_cells), 0x1ff);
+            let gone = _mm256_andnot_si256(
+                certain,
+                _mm256_or_si256(
+                    _mm256_or_si256(whole_box, row_spread),
+                    _mm256_or_si256(_mm256_or_si256(absent_rows, cols_spread), own_cell),
+                ),
+            );
+            let next = _mm256_andnot_si256(gone, x);
+            if _mm256_cmpneq_epi16_mask(next, x) == 0 {
+                break;
+            }
+            x = next;
+        }
+        self.boxes[b] = x;
+        self.tell_bands(b, x);
+        true
+    }
+
+    /// Narrows box `b`'s two bands to the arrangements its contents `x` allow.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    fn tell_bands(&mut self, b: usize, x: __m256i) {
+        let cells = _mm256_and_si256(x, CELLS);
+        // "May be in line e": the row's cells ORed (in the row-triad lanes) and the
+        // column's (in the column-triad lanes).
+        let may_be_in =
+            _mm256_mask_blend_epi16(ROW_TRIAD_MASK, across_cols(cells), across_rows(cells));
+        let [in_line, absent1, absent2] = BAND_FROM_BOX[b];
+        let allowed = _mm256_and_si256(
+            _mm256_permutex2var_epi16(may_be_in, in_line, x),
+            _mm256_and_si256(
+                _mm256_permutex2var_epi16(may_be_in, absent1, x),
+                _mm256_permutex2var_epi16(may_be_in, absent2, x),
+            ),
+        );
+        self.narrow_band(b / 3, _mm256_castsi256_si128(allowed));
+        self.narrow_band(3 + b % 3, _mm256_extracti128_si256::<1>(allowed));
+    }
+
+    /// Narrows band `k` to `allow`, queueing it when that removed anything.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    pub(super) fn narrow_band(&mut self, k: usize, allow: __m128i) {
+        let old = self.bands[k];
+        let next = _mm_and_si128(old, allow);
+        if _mm_cmpneq_epi16_mask(next, old) != 0 {
+            self.bands[k] = next;
+            self.dirty |= 1 << (BAND_BIT as usize + k);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! The search state (nine boxes, six bands) and its propagation: a worklist of boxes and
+//! bands whose contents changed, each processed until nothing changes.
+
+use std::arch::x86_64::*;
+
+use super::layout::{lane, ARRANGEMENTS, OPEN_BAND, OPEN_BOX};
+use crate::solvers::sudoku::Grid;
+
+/// Bits 0..9 of [`State::dirty`]: the boxes; bits 9..15: the bands.
+pub(super) const BAND_BIT: u32 = 9;
+
+/// A partly solved grid: what each box and each band still allows.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub(super) struct State {
+    /// Box `b` (row-major over the grid's boxes), laid out as in `layout`.
+    pub(super) boxes: [__m256i; 9],
+    /// Bands 0..3 are the horizontal ones (box rows), 3..6 the vertical ones (box columns).
+    pub(super) bands: [__m128i; 6],
+    /// Boxes and bands narrowed since they were last processed (empty between searches).
+    pub(super) dirty: u32,
+}
+
+impl State {
+    /// The state for `puzzle`'s givens, not yet propagated; `None` when a value is above 9.
+    /// Givens go into the bands first (each rules out the arrangements that put its digit
+    /// elsewhere), so that the first propagation starts from everything the clues say.
+    pub(super) fn new(puzzle: &Grid) -> Option<State> {
+        let mut boxes = [[0u16; 16]; 9];
+        let mut bands = [[0u16; 8]; 6];
+        for b in &mut boxes {
+            // SAFETY: 32 plain bytes either way.
+            *b = unsafe { std::mem::transmute::<__m256i, [u16; 16]>(OPEN_BOX) };
+        }
+        for b in &mut bands {
+            // SAFETY: 16 plain bytes either way.
+            *b = unsafe { std::mem::transmute::<__m128i, [u16; 8]>(OPEN_BAND) };
+        }
+        for (cell, &value) in puzzle.iter().enumerate() {
+            if value == 0 {
+                continue;
+            }
+            if value > 9 {
+                return None;
+            }
+            let bit = 1u16 << (value - 1);
+            let (row, col) = (cell / 9, cell % 9);
+            let b = row / 3 * 3 + col / 3;
+            let (r, c) = (row % 3, col % 3);
+            boxes[b][lane(r, c)] &= bit;
+            for (k, arrangement) in ARRANGEMENTS.iter().enumerate() {
+                if arrangement[b % 3] != r {
+                    bands[row / 3][k] &= !bit;
+                }
+                if arrangement[b / 3] != c {
+                    bands[3 + col / 3][k] &= !bit;
+                }
+            }
+        }
+        Some(State {
+            // SAFETY: plain bytes to vectors of the same size.
+            boxes: boxes.map(|b| unsafe { std::mem::transmute::<[u16; 16], __m256i>(b) }),
+            bands: bands.map(|b| unsafe { std::mem::transmute::<[u16; 8], __m128i>(b) }),
+            dirty: u32::MAX >> (32 - BAND_BIT - 6),
+        })
+    }
+
+    /// Processes dirty bands, then dirty boxes, until none is left; `false` on a
+    /// contradiction. Only possibilities that no completion uses are removed.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    pub(super) fn propagate(&mut self) -> bool {
+        loop {
+            let bands = self.dirty >> BAND_BIT;
+            if bands != 0 {
+                let k = bands.trailing_zeros() as usize;
+                self.dirty &= !(1 << (BAND_BIT as usize + k));
+                if !self.process_band(k) {
+                    return false;
+                }
+                continue;
+            }
+            if self.dirty == 0 {
+                return true;
+            }
+            let b = self.dirty.trailing_zeros() as usize;
+            self.dirty &= !(1 << b);
+            if !self.process_box(b) {
+                return false;
+            }
+        }
+    }
+
+    /// The grid of a solved state (every cell down to one digit).
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
+    #[inline]
+    pub(super) fn grid(&self) -> Grid {
+        let mut grid = [0u8; 81];
+        for (b, &x) in self.boxes.iter().enumerate() {
+            let rows = [
+                _mm256_extract_epi64::<0>(x) as u64,
+                _mm256_extract_epi64::<1>(x) as u64,
+                _mm256_extract_epi64::<2>(x) as u64,
+            ];
+            for (r, &row) in rows.iter().enumerate() {
+                for c in 0..3 {
+                    let digit = (row >> (16 * c)) as u16;
+                    grid[(b / 3 * 3 + r) * 9 + b % 3 * 3 + c] = digit.trailing_zeros() as u8 + 1;
+                }
+            }
+        }
+        grid
+    }
+}
