@@ -323,8 +323,7 @@ impl HelperState {
     /// as many boxes as the bound allows made (they make themselves ready meanwhile; the
     /// box that served the run makes itself fresh, reclaiming its own cgroup on v1), what
     /// the last run left charged to the slot's cgroup reclaimed. Nothing here waits for a
-    /// box: the next run goes to the box used longest ago, waiting for it only if it is
-    /// not fresh yet.
+    /// box that has a cgroup of its own: the next run goes to whichever is fresh first.
     fn between_runs(&mut self, proto: &Protocol) {
         if let Some(shape) = self.next_shape.clone() {
             while self.waiting.len() < self.box_bound() {
