@@ -4,7 +4,8 @@
 //! ratio, then the sandboxed run back to back (no pause between runs). Needs root:
 //! `cargo bench --bench sandbox`; `SANDBOX_BENCH_HELPER=<sudojudge binary>` measures another
 //! helper build under the same bench, `SANDBOX_BENCH_AHEAD=0` without the next run's file
-//! system made ahead, `SANDBOX_BENCH_PAUSE_US` the pause before each measured run (3000).
+//! system made ahead, `SANDBOX_BENCH_PAUSE_US` the pause before each measured run (3000),
+//! `SANDBOX_BENCH_ITERATIONS` (200) and `SANDBOX_BENCH_B2B_ITERATIONS` (the same) how many.
 
 use std::time::{Duration, Instant};
 
@@ -108,8 +109,13 @@ fn main() {
     }
     // Back to back, nothing in between: the next box is still being made fresh when the
     // run comes (what a judge that never reads its reports would see).
-    let mut back_to_back = Vec::with_capacity(iterations);
-    for _ in 0..iterations {
+    // `SANDBOX_BENCH_B2B_ITERATIONS`: more (or fewer) of them, e.g. to profile them alone.
+    let b2b_iterations: usize = std::env::var("SANDBOX_BENCH_B2B_ITERATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(iterations);
+    let mut back_to_back = Vec::with_capacity(b2b_iterations);
+    for _ in 0..b2b_iterations {
         let start = Instant::now();
         let r = sandbox.run(&request).expect("sandboxed run");
         back_to_back.push(start.elapsed());
@@ -118,9 +124,15 @@ fn main() {
     let (b10, b, b90) = quantiles(&mut bare);
     let (s10, s, s90) = quantiles(&mut boxed);
     println!(
-        "sandbox overhead, {iterations} iterations each, alternating with {} us pauses (box made ahead: {}):",
+        "sandbox overhead, {iterations} iterations each, alternating with {} us pauses (box made ahead: {}), load average {}:",
         pause.as_micros(),
-        if ahead { "on" } else { "off" }
+        if ahead { "on" } else { "off" },
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split(' ')
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     println!("                                     p10         median      p90");
     println!(

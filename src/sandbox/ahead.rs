@@ -1,9 +1,10 @@
-//! The judge's side of a box made ahead: while the judge reads a report and checks the
-//! output, a thread of the sandbox makes the next run's file system (a fresh tmpfs) and
-//! copies into it the files the last run had (the same program, test after test). The next
-//! run takes it if it asks for the same files, unchanged on the host since the copy;
-//! otherwise it is dropped and the run makes its own, as before. The same thread drops the
-//! last run's file system, so freeing it is off the run's path too.
+//! The judge's side of a box made ahead: while a run goes on (the order is given as it
+//! starts, so a run started right after it finds the box made), a thread of the sandbox
+//! makes the next run's file system (a fresh tmpfs) and copies into it the files this run
+//! has (the same program, test after test). The next run takes it if it asks for the same
+//! files, unchanged on the host since the copy; otherwise it is dropped and the run makes
+//! its own, as before. The same thread drops the last run's file system, so freeing it is
+//! off the run's path too.
 //!
 //! Nothing of one run reaches the next through it: a box made ahead was never given to a
 //! run, it holds only the copies, and it has no name on the host (a detached mount).

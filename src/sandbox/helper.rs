@@ -27,7 +27,7 @@ use super::namespaces;
 use super::rootfs;
 use super::spec::{BoxSpec, FromJudge, HelperReport, Protocol};
 use super::supervise::run_box;
-use super::waiting::{BoxShape, WaitingBox};
+use super::waiting::{BoxShape, WaitingBox, WAITING_BOXES};
 
 fn take_protocol_fds() -> Result<Protocol, String> {
     let dup = |fd: RawFd| -> Result<File, String> {
@@ -113,10 +113,16 @@ struct HelperState {
     slot_files: Option<V1Files>,
     /// A pidfd of the judge, to take each box's file system from it.
     judge: Option<OwnedFd>,
-    /// The box waiting for the next run, made ahead ([`super::waiting`]).
-    waiting: Option<WaitingBox>,
-    /// The shape of the last run that could use a waiting box: the next box is made so.
+    /// The boxes waiting for the next runs, made ahead ([`super::waiting`]), the one used
+    /// longest ago first (at most [`WAITING_BOXES`]).
+    waiting: std::collections::VecDeque<WaitingBox>,
+    /// The shape of the last run that could use a waiting box: the next boxes are made so.
     next_shape: Option<BoxShape>,
+    /// cgroup v1: the slot's box cgroups, one per waiting box.
+    box_cgroups: Vec<Cgroup>,
+    /// The last run was charged to the slot's own cgroup (a box made per run, or a
+    /// waiting box without a cgroup of its own): reclaim it before the next.
+    slot_charged: bool,
 }
 
 impl HelperState {
@@ -184,67 +190,161 @@ impl HelperState {
             }
         }
         let taken = self.take_from_judge(spec)?;
-        let files = if spec.shared_cgroup {
-            self.slot_files.as_ref()
-        } else {
-            None
-        };
+        if spec.shared_cgroup && self.box_cgroups.is_empty() {
+            self.box_cgroups = spec.box_cgroups.clone();
+        }
         let shape = BoxShape::of(spec, &taken);
-        if self
-            .waiting
-            .as_ref()
-            .is_some_and(|w| shape.as_ref().is_none_or(|s| !w.fits(s)))
-        {
-            // A box made per run (a compile's) shares the slot's cgroup with no other init.
-            if let Some(waiting) = self.waiting.take() {
+        // A box made per run (a compile's) in the slot's cgroup shares it with no other
+        // init: boxes living there (no cgroup of their own) are stopped for it.
+        let shared_slot = spec.shared_cgroup && shape.is_none();
+        let keep = |w: &WaitingBox| match &shape {
+            Some(s) => w.fits(s),
+            None => !shared_slot || w.cgroup_index().is_some(),
+        };
+        if !self.waiting.iter().all(keep) {
+            for waiting in std::mem::take(&mut self.waiting) {
                 waiting.stop();
             }
         }
         if let Some(shape) = shape {
-            if self.waiting.is_none() {
-                self.waiting = WaitingBox::start(&shape, proto).ok();
-            }
-            self.next_shape = Some(shape);
-            if let Some(mut waiting) = self.waiting.take() {
+            self.next_shape = Some(shape.clone());
+            if let Some(mut waiting) = self.fresh_box(&shape, proto) {
+                let files = self.slot_files.as_ref().filter(|_| spec.shared_cgroup);
+                self.slot_charged = waiting.cgroup_index().is_none();
                 let (result, reusable) = waiting.run(spec, files, &taken);
                 if reusable {
-                    self.waiting = Some(waiting);
+                    self.waiting.push_back(waiting);
                 } else {
                     waiting.stop();
                 }
                 return result;
             }
-        } else {
-            self.next_shape = None;
         }
+        if shared_slot {
+            // A box just made lives in the slot's cgroup until its init has moved to its
+            // own: the run made here must find nothing but the helper there.
+            let mut gone = Vec::new();
+            for (i, w) in self.waiting.iter_mut().enumerate() {
+                if w.wait_ready().is_err() {
+                    gone.push(i);
+                }
+            }
+            for i in gone.into_iter().rev() {
+                if let Some(w) = self.waiting.remove(i) {
+                    w.stop();
+                }
+            }
+        }
+        let files = self.slot_files.as_ref().filter(|_| spec.shared_cgroup);
+        self.slot_charged = true;
         run_box(spec, proto, files, &taken)
     }
 
-    /// Stops the box waiting for a run, if any (kills and reaps its init).
+    /// The waiting box the next run goes to: one that is fresh already (the first in the
+    /// queue: never used, or used longest ago), else the first to become fresh. Boxes whose
+    /// init is gone are stopped; with none left, one is made (and waited for).
+    fn fresh_box(&mut self, shape: &BoxShape, proto: &Protocol) -> Option<WaitingBox> {
+        for _ in 0..2 {
+            if self.waiting.is_empty() {
+                self.start_box(shape, proto);
+            }
+            loop {
+                let mut fresh = None;
+                let mut gone = None;
+                for (i, w) in self.waiting.iter_mut().enumerate() {
+                    match w.poll_ready() {
+                        Ok(true) => {
+                            fresh = Some(i);
+                            break;
+                        }
+                        Ok(false) => {}
+                        Err(_) => {
+                            gone = Some(i);
+                            break;
+                        }
+                    }
+                }
+                if let Some(i) = gone {
+                    if let Some(w) = self.waiting.remove(i) {
+                        w.stop();
+                    }
+                    continue;
+                }
+                if let Some(i) = fresh {
+                    return self.waiting.remove(i);
+                }
+                if self.waiting.is_empty() {
+                    break;
+                }
+                WaitingBox::wait_any(self.waiting.iter());
+            }
+        }
+        None
+    }
+
+    /// How many boxes may wait at once: one per box cgroup on v1 (one sharing the slot's
+    /// cgroup when there are none), [`WAITING_BOXES`] elsewhere.
+    fn box_bound(&self) -> usize {
+        match (&self.joined, self.box_cgroups.len()) {
+            (Some(_), 0) => 1,
+            (Some(_), n) => n.min(WAITING_BOXES),
+            (None, _) => WAITING_BOXES,
+        }
+    }
+
+    /// Starts one more waiting box of `shape` (in a box cgroup no other box holds, on v1).
+    fn start_box(&mut self, shape: &BoxShape, proto: &Protocol) {
+        if self.waiting.len() >= self.box_bound() {
+            return;
+        }
+        let own = match self.joined {
+            Some(_) => (0..self.box_cgroups.len())
+                .find(|i| self.waiting.iter().all(|w| w.cgroup_index() != Some(*i)))
+                .map(|i| (i, &self.box_cgroups[i])),
+            None => None,
+        };
+        if self.joined.is_some() && !self.box_cgroups.is_empty() && own.is_none() {
+            return;
+        }
+        if let Ok(waiting) = WaitingBox::start(shape, proto, own) {
+            // Never used: first in the queue (the used one makes itself fresh meanwhile).
+            self.waiting.push_front(waiting);
+        }
+    }
+
+    /// Stops the boxes waiting for a run (kills and reaps their inits).
     fn stop_waiting(&mut self) {
-        if let Some(waiting) = self.waiting.take() {
+        for waiting in std::mem::take(&mut self.waiting) {
             waiting.stop();
         }
     }
 
     /// After a report, before the next spec (the judge is reading the report meanwhile):
-    /// the next box made and ready, what the last run left charged to the slot's cgroup
-    /// reclaimed.
+    /// as many boxes as the bound allows made (they make themselves ready meanwhile; the
+    /// box that served the run makes itself fresh, reclaiming its own cgroup on v1), what
+    /// the last run left charged to the slot's cgroup reclaimed. Nothing here waits for a
+    /// box that has a cgroup of its own: the next run goes to whichever is fresh first.
     fn between_runs(&mut self, proto: &Protocol) {
-        if self.waiting.is_none() {
-            if let Some(shape) = &self.next_shape {
-                self.waiting = WaitingBox::start(shape, proto).ok();
+        if let Some(shape) = self.next_shape.clone() {
+            while self.waiting.len() < self.box_bound() {
+                let before = self.waiting.len();
+                self.start_box(&shape, proto);
+                if self.waiting.len() == before {
+                    break;
+                }
             }
         }
-        if let Some(mut waiting) = self.waiting.take() {
-            match waiting.wait_ready() {
-                Ok(()) => self.waiting = Some(waiting),
-                Err(_) => waiting.stop(),
-            }
+        if !std::mem::take(&mut self.slot_charged) {
+            return;
         }
-        if let Some(files) = &self.slot_files {
-            // Best effort: the next run reclaims again if this failed.
-            let _ = files.reclaim();
+        // A box sharing the slot's cgroup is reclaimed with it once it is fresh.
+        let sharing = self.waiting.iter_mut().find(|w| w.cgroup_index().is_none());
+        if sharing.is_none_or(|w| w.wait_ready().is_ok()) {
+            if let Some(files) = &self.slot_files {
+                // Best effort: the next run in the slot's cgroup reclaims again if this
+                // failed.
+                let _ = files.reclaim();
+            }
         }
     }
 }

@@ -11,12 +11,13 @@
 //! Module map:
 //! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process;
 //!   `helper_link.rs`: starting that process and the line exchange with it; `ahead.rs`: the
-//!   next run's file system made while the judge reads the last report;
+//!   next run's file system made while the current run goes on;
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
-//!   exec; [`supervise`]: one run on the helper's side; [`spec`]: what the judge and the
-//!   helper exchange; `waiting.rs` and `waiting_init.rs`: a box made ahead of its runs and
-//!   reused, made fresh between them.
+//!   exec; [`supervise`]: one run on the helper's side (`watch.rs`: waiting for it within
+//!   its limits); [`spec`]: what the judge and the helper exchange; `waiting.rs` and
+//!   `waiting_init.rs`: the slot's boxes made ahead of their runs ([`WAITING_BOXES`] of
+//!   them, used in turn) and reused, each made fresh between its runs.
 //! - [`namespaces`], [`rootfs`], [`rlimits`], [`seccomp`]: one kernel concern each.
 //! - [`cgroup`]: v1 and v2 drivers, testable against fake cgroupfs trees.
 //! - [`boxdir`]: host-side box folders, link-safe copying in and out; [`boxfs`]: each box's
@@ -44,6 +45,7 @@ pub mod status;
 pub mod supervise;
 mod waiting;
 mod waiting_init;
+mod watch;
 
 mod ahead;
 mod error;
@@ -55,6 +57,7 @@ pub use error::SandboxError;
 pub use helper::helper_main;
 pub use probe::{probe, Capabilities};
 pub use runner::{RunOptions, Sandbox, SLOT_WAIT};
+pub use waiting::WAITING_BOXES;
 
 use std::path::PathBuf;
 

@@ -49,6 +49,9 @@ pub struct Sandbox {
     cgroups: Option<CgroupManager>,
     /// cgroup v1: the slot's reused cgroup the helper lives in (no per-run migration).
     slot_cgroup: Option<Cgroup>,
+    /// cgroup v1: one cgroup per waiting box of the slot ([`super::WAITING_BOXES`]), made
+    /// and removed with the slot's.
+    box_cgroups: Vec<Cgroup>,
     capabilities: Capabilities,
     name: String,
     /// Empty folder on which the helper builds the slot's root template (in its own mount
@@ -149,6 +152,26 @@ impl Sandbox {
             )?),
             _ => None,
         };
+        let mut box_cgroups = Vec::new();
+        if let (Some(slot_cgroup), Some(m)) = (&slot_cgroup, &cgroups) {
+            for i in 0..super::WAITING_BOXES {
+                match m.create(
+                    &format!("{name}.box{i}"),
+                    CgroupLimits {
+                        memory_bytes: 256 << 20,
+                        max_processes: config.max_processes.saturating_add(1),
+                    },
+                ) {
+                    Ok(cg) => box_cgroups.push(cg),
+                    Err(e) => {
+                        for cg in box_cgroups.iter().chain([slot_cgroup]) {
+                            let _ = cg.remove();
+                        }
+                        return Err(e.into());
+                    }
+                }
+            }
+        }
         Ok(Sandbox {
             config: config.clone(),
             slot,
@@ -157,6 +180,7 @@ impl Sandbox {
             helper: HelperLink::new(helper),
             cgroups,
             slot_cgroup,
+            box_cgroups,
             capabilities,
             name,
             template,
@@ -259,6 +283,17 @@ impl Sandbox {
             (Some(ahead), false) => ahead.take(&request.files),
             _ => None,
         };
+        if let (Some(ahead), false) = (&self.ahead, self.degraded()) {
+            // The next run's box, made with the same files while this one runs (off the
+            // path of a run started right after this one).
+            let next = format!("{}-{}", self.name, self.seq.fetch_add(1, Ordering::Relaxed));
+            ahead.order(
+                &self.config.box_root,
+                next,
+                self.box_fs(),
+                request.files.clone(),
+            );
+        }
         let run_dir = match made_ahead {
             Some(dir) => dir,
             None => {
@@ -350,6 +385,7 @@ impl Sandbox {
             rlimits: RlimitPlan::new(limits, file_size, degraded),
             cgroup,
             shared_cgroup: self.slot_cgroup.is_some(),
+            box_cgroups: self.box_cgroups.clone(),
             isolate: !degraded,
         };
         let started = Instant::now();
@@ -380,16 +416,9 @@ impl Sandbox {
         }
         run_dir.remove()?;
         if let (Some(ahead), false) = (&self.ahead, degraded) {
-            // Off the run's path: this box freed, the next one made with the same files.
+            // Off the run's path: this box freed by the thread.
             drop(outputs);
             ahead.dispose(run_dir);
-            let next = format!("{}-{}", self.name, self.seq.fetch_add(1, Ordering::Relaxed));
-            ahead.order(
-                &self.config.box_root,
-                next,
-                self.box_fs(),
-                request.files.clone(),
-            );
         }
         let wall_ms = if report.wall_us > 0 {
             report.wall_us.div_ceil(1000)
@@ -426,7 +455,7 @@ impl Sandbox {
 impl Drop for Sandbox {
     fn drop(&mut self) {
         self.helper.stop();
-        if let Some(cg) = &self.slot_cgroup {
+        for cg in self.slot_cgroup.iter().chain(&self.box_cgroups) {
             let _ = cg.remove();
         }
         let _ = std::fs::remove_dir(&self.template);

@@ -69,6 +69,11 @@ pub struct BoxSpec {
     /// The cgroup is the slot's reused one and the helper already lives in it (cgroup v1:
     /// children inherit it, no migration); otherwise the program joins a per-run cgroup.
     pub shared_cgroup: bool,
+    /// cgroup v1: one cgroup per waiting box of the slot (`<slot cgroup>.box<i>`, see
+    /// `waiting`), made with the slot's: each waiting box's init and its runs live in
+    /// their own, so a box is reclaimed between its runs while another serves the next one.
+    #[serde(default)]
+    pub box_cgroups: Vec<Cgroup>,
     /// Namespaces, new root, seccomp; `false` only in degraded mode.
     pub isolate: bool,
 }

@@ -17,9 +17,8 @@ use super::cgroup::{open_procs, Cgroup};
 use super::init::init_main;
 use super::seccomp;
 use super::spec::{BoxSpec, FromJudge, HelperReport, InitOutcome, Kill, ProgramIo, Protocol};
+use super::watch::{helper_cpu, self_cpu_ns, watch, Watched};
 
-/// How often the supervisor reads the cgroup's CPU counter while the program runs.
-const CPU_POLL: Duration = Duration::from_millis(10);
 fn open_output(path: &Path) -> Result<File, String> {
     OpenOptions::new()
         .write(true)
@@ -49,15 +48,6 @@ fn open_in(fs: BorrowedFd<'_>, name: &str) -> Result<File, String> {
     }
     // SAFETY: the kernel just returned this fd to us.
     Ok(File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
-}
-
-pub(super) fn self_cpu_ns() -> u64 {
-    // SAFETY: rusage is plain data filled by the kernel.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: getrusage with a valid out-pointer.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
-    tv(ru.ru_utime) + tv(ru.ru_stime)
 }
 
 /// Clones the box's init: fork semantics, plus fresh PID, mount, IPC and UTS namespaces
@@ -106,21 +96,26 @@ pub(super) fn program_files(
 
 /// Resets a run's cgroup before it starts: on a reused v1 cgroup, counters and limits
 /// (returns what the helper and a waiting init already hold, subtracted from the figures).
+/// `reclaimed`: what earlier runs left charged was reclaimed already (a waiting box's own
+/// cgroup, by its init), else it is reclaimed here when there is any.
 pub(super) fn prepare_cgroup(
     spec: &BoxSpec,
     files: Option<&V1Files>,
     resident_processes: u32,
+    reclaimed: bool,
 ) -> Result<Option<Baseline>, String> {
     match (&spec.cgroup, files) {
-        (Some(Cgroup::V1(_)), Some(files)) if spec.shared_cgroup => Ok(Some(
-            files
-                .prepare_run(super::cgroup::CgroupLimits {
-                    memory_bytes: spec.rlimits.stack,
-                    max_processes: (spec.rlimits.processes as u32)
-                        .saturating_add(resident_processes),
-                })
-                .map_err(|e| e.to_string())?,
-        )),
+        (Some(Cgroup::V1(_)), Some(files)) if spec.shared_cgroup => {
+            let limits = super::cgroup::CgroupLimits {
+                memory_bytes: spec.rlimits.stack,
+                max_processes: (spec.rlimits.processes as u32).saturating_add(resident_processes),
+            };
+            let baseline = match reclaimed {
+                true => files.prepare_run_reclaimed(limits),
+                false => files.prepare_run(limits),
+            };
+            Ok(Some(baseline.map_err(|e| e.to_string())?))
+        }
         (Some(_), _) if spec.shared_cgroup => Err("a shared cgroup needs cgroup v1".into()),
         _ => Ok(None),
     }
@@ -140,7 +135,7 @@ pub(super) fn run_box(
         _ => Vec::new(),
     };
     // The helper and the box's init live in the cgroup too.
-    let baseline = prepare_cgroup(spec, files, 2)?;
+    let baseline = prepare_cgroup(spec, files, 2, false)?;
     let (stdin, stdout, stderr) = program_files(spec, taken)?;
     let filter = spec.isolate.then(seccomp::program);
     let (res_r, res_w) = nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"))?;
@@ -197,16 +192,6 @@ pub(super) fn less_baseline(mut report: HelperReport, baseline: Option<Baseline>
     report
 }
 
-pub(super) fn kill_box(spec: &BoxSpec, init: Pid) {
-    let target = if spec.isolate {
-        init.as_raw()
-    } else {
-        -init.as_raw()
-    };
-    // SAFETY: kill(2) on the box's init (or, degraded, its process group).
-    unsafe { libc::kill(target, libc::SIGKILL) };
-}
-
 pub(super) fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     // SAFETY: pidfd_open(2) on our own child; the fd is owned below.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid.as_raw(), 0) };
@@ -215,72 +200,6 @@ pub(super) fn pidfd_open(pid: Pid) -> Option<OwnedFd> {
     }
     // SAFETY: the kernel just returned this fd to us.
     Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
-}
-
-/// What ended a wait for the init.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum InitEvent {
-    /// Nothing yet.
-    Running,
-    /// The init wrote its report: the program and every process it started are reaped.
-    Reported,
-    /// The init exited.
-    Exited,
-}
-
-/// Waits up to `timeout` for the init to report or exit.
-pub(super) fn wait_init(
-    pidfd: Option<&OwnedFd>,
-    report: BorrowedFd<'_>,
-    init: Pid,
-    timeout: Duration,
-) -> InitEvent {
-    match pidfd {
-        Some(fd) => {
-            let mut pfds = [
-                libc::pollfd {
-                    fd: report.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-                libc::pollfd {
-                    fd: fd.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                },
-            ];
-            let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
-            // SAFETY: poll(2) on two valid pollfds.
-            let n = unsafe { libc::poll(pfds.as_mut_ptr(), 2, ms) };
-            if n <= 0 {
-                InitEvent::Running
-            } else if pfds[0].revents != 0 {
-                InitEvent::Reported
-            } else {
-                InitEvent::Exited
-            }
-        }
-        None => {
-            std::thread::sleep(timeout.min(Duration::from_millis(1)));
-            // SAFETY: siginfo_t is plain data filled by waitid.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            // SAFETY: non-reaping peek at our own child.
-            let r = unsafe {
-                libc::waitid(
-                    libc::P_PID,
-                    init.as_raw() as libc::id_t,
-                    &mut info,
-                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-                )
-            };
-            // SAFETY: reading si_pid of a siginfo filled by waitid.
-            if r == 0 && unsafe { info.si_pid() } != 0 {
-                InitEvent::Exited
-            } else {
-                InitEvent::Running
-            }
-        }
-    }
 }
 
 /// Reaps the init, retrying on EINTR; returns its wait status.
@@ -326,14 +245,18 @@ fn supervise(
     self_cpu_before: u64,
 ) -> Result<HelperReport, String> {
     let pidfd = pidfd_open(init);
+    let helper_inside = spec.shared_cgroup;
     let killed = watch(
         spec,
         files,
-        init,
-        pidfd.as_ref(),
-        res_r.as_fd(),
-        start,
-        self_cpu_before,
+        Watched {
+            init,
+            pidfd: pidfd.as_ref(),
+            report: res_r.as_fd(),
+            start,
+            self_cpu_before,
+            helper_inside,
+        },
     )?;
     // Teardown is complete only when the init itself is gone (with it, its mount and PID
     // namespaces): reap it before reporting, whatever ended the wait.
@@ -349,59 +272,10 @@ fn supervise(
         killed,
         outcome,
         elapsed,
-        helper_cpu: helper_cpu(spec, self_cpu_before),
+        helper_cpu: helper_cpu(helper_inside, self_cpu_before),
         init_status,
     };
     report(spec, files, ended, &[std::process::id() as i32])
-}
-
-/// In a shared cgroup the helper's own polling is counted too: what to leave out.
-pub(super) fn helper_cpu(spec: &BoxSpec, self_cpu_before: u64) -> u64 {
-    if spec.shared_cgroup {
-        self_cpu_ns().saturating_sub(self_cpu_before)
-    } else {
-        0
-    }
-}
-
-/// Waits until the init reports (`report` readable) or exits, killing the box (its init)
-/// when the wall-clock or the cgroup's CPU limit passes; returns which limit, if any.
-pub(super) fn watch(
-    spec: &BoxSpec,
-    files: Option<&V1Files>,
-    init: Pid,
-    pidfd: Option<&OwnedFd>,
-    report: BorrowedFd<'_>,
-    start: Instant,
-    self_cpu_before: u64,
-) -> Result<Option<Kill>, String> {
-    let deadline = start + Duration::from_millis(spec.wall_limit_ms);
-    let cpu_limit_ns = spec.cpu_limit_ms.saturating_mul(1_000_000);
-    let mut killed = None;
-    loop {
-        let now = Instant::now();
-        if now >= deadline {
-            kill_box(spec, init);
-            killed = Some(Kill::Wall);
-            break;
-        }
-        if wait_init(pidfd, report, init, (deadline - now).min(CPU_POLL)) != InitEvent::Running {
-            break;
-        }
-        if let Some(cg) = &spec.cgroup {
-            let used = match files {
-                Some(f) => f.cpu_ns(),
-                None => cg.cpu_ns(),
-            }
-            .map_err(|e| e.to_string())?;
-            if used.saturating_sub(helper_cpu(spec, self_cpu_before)) > cpu_limit_ns {
-                kill_box(spec, init);
-                killed = Some(Kill::Cpu);
-                break;
-            }
-        }
-    }
-    Ok(killed)
 }
 
 /// How a watched run ended.

@@ -10,6 +10,13 @@
 //! other process of the box (the helper then checks the cgroup holds nothing else). A run
 //! the supervisor kills (time limits) takes the box down with it: the next one is made anew.
 //! Compiles (a `/dev` of their own) keep a box made per run.
+//!
+//! A slot keeps up to [`WAITING_BOXES`] boxes waiting, used in turn: while one serves a run,
+//! the one used before makes itself fresh, so runs started back to back do not wait for it.
+//! On cgroup v1 each lives in a cgroup of its own (`<slot cgroup>.box<i>`, made by the
+//! judge with the slot's), its init reclaims what a run left charged there before it says
+//! it is ready, and every run still starts from a fresh cgroup state (counters reset, the
+//! limit set on top of what the init itself holds).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -20,15 +27,30 @@ use std::time::Instant;
 use nix::fcntl::OFlag;
 use nix::unistd::Pid;
 
-use super::cgroup::open_procs;
 use super::cgroup::v1::V1Files;
+use super::cgroup::{open_procs, Cgroup};
 use super::rootfs::{Devices, TmpFs};
 use super::spec::{BoxSpec, FromJudge, HelperReport, Protocol};
 use super::supervise::{
-    clone_init, helper_cpu, less_baseline, pidfd_open, prepare_cgroup, program_files, reap, report,
-    self_cpu_ns, watch, Ended,
+    clone_init, less_baseline, pidfd_open, prepare_cgroup, program_files, reap, report, Ended,
 };
-use super::waiting_init::{waiting_init_main, FromInit, InitLink, WaitingRun};
+use super::waiting_init::{waiting_init_main, BoxCgroupFiles, FromInit, InitLink, WaitingRun};
+use super::watch::{helper_cpu, self_cpu_ns, watch, Watched};
+
+/// How many boxes a slot keeps waiting at most (each a process, the box's init, and on
+/// cgroup v1 a cgroup of its own): two, so the next run finds one fresh while the last
+/// one's is made fresh. With the helper and the running program's processes, a slot never
+/// holds more than `max_processes + 1 + WAITING_BOXES` processes.
+pub const WAITING_BOXES: usize = 2;
+
+/// A waiting box's own v1 cgroup ([`super::spec::BoxSpec::box_cgroups`]).
+struct OwnCgroup {
+    /// Which of the slot's box cgroups.
+    index: usize,
+    cgroup: Cgroup,
+    /// Its control files, open in the helper.
+    files: V1Files,
+}
 
 /// What a waiting box is made of: a run fits it only if it asks for the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,9 +77,30 @@ impl BoxShape {
     }
 }
 
+/// Whether one of `fds` is readable within `timeout_ms` (-1: however long it takes).
+fn readable(fds: &[i32], timeout_ms: i32) -> bool {
+    let mut pfds: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    loop {
+        // SAFETY: poll(2) on `pfds.len()` valid pollfds.
+        let n = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, timeout_ms) };
+        if n >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return n > 0;
+        }
+    }
+}
+
 /// A box whose init waits for runs.
 pub(super) struct WaitingBox {
     shape: BoxShape,
+    /// The box's own cgroup (v1; `None`: the init lives in the helper's cgroup).
+    own: Option<OwnCgroup>,
     init: Pid,
     pidfd: Option<OwnedFd>,
     to_init: File,
@@ -69,10 +112,30 @@ pub(super) struct WaitingBox {
 }
 
 impl WaitingBox {
-    /// Clones the init into fresh PID, mount, IPC and UTS namespaces; it builds its root
-    /// while the caller goes on.
-    pub(super) fn start(shape: &BoxShape, proto: &Protocol) -> Result<WaitingBox, String> {
+    /// Clones the init into fresh PID, mount, IPC and UTS namespaces; it moves into `own`
+    /// (the slot's box cgroup `index`, v1) and builds its root while the caller goes on.
+    pub(super) fn start(
+        shape: &BoxShape,
+        proto: &Protocol,
+        own: Option<(usize, &Cgroup)>,
+    ) -> Result<WaitingBox, String> {
         let helper = pidfd_open(Pid::this()).ok_or("pidfd_open of the helper")?;
+        let err = |e: super::cgroup::CgroupError| e.to_string();
+        let (own, cgroup_files) = match own {
+            Some((index, cgroup @ Cgroup::V1(v1))) => {
+                let files = BoxCgroupFiles {
+                    procs: open_procs(&cgroup.procs_files()).map_err(err)?,
+                    force_empty: v1.open_force_empty().map_err(err)?,
+                };
+                let own = OwnCgroup {
+                    index,
+                    cgroup: cgroup.clone(),
+                    files: v1.files().map_err(err)?,
+                };
+                (Some(own), Some(files))
+            }
+            _ => (None, None),
+        };
         let pipe = || nix::unistd::pipe2(OFlag::O_CLOEXEC).map_err(|e| format!("pipe2: {e}"));
         let (to_r, to_w) = pipe()?;
         let (from_r, from_w) = pipe()?;
@@ -92,14 +155,17 @@ impl WaitingBox {
                 from_helper: BufReader::new(File::from(to_r)),
                 to_helper: File::from(from_w),
                 helper,
+                cgroup: cgroup_files,
             };
             let code = waiting_init_main(&shape.root_dir, tmp, link);
             // SAFETY: leave the cloned child without running the parent's destructors.
             unsafe { libc::_exit(code) }
         }
         let init = Pid::from_raw(child);
+        drop(cgroup_files);
         Ok(WaitingBox {
             shape: shape.clone(),
+            own,
             init,
             pidfd: pidfd_open(init),
             to_init: File::from(to_w),
@@ -114,9 +180,14 @@ impl WaitingBox {
         self.shape == *shape
     }
 
-    fn receive(&mut self) -> Result<FromInit, String> {
+    /// Which of the slot's box cgroups it lives in, if one.
+    pub(super) fn cgroup_index(&self) -> Option<usize> {
+        self.own.as_ref().map(|o| o.index)
+    }
+
+    fn receive(from_init: &mut BufReader<File>) -> Result<FromInit, String> {
         let mut line = String::new();
-        match self.from_init.read_line(&mut line) {
+        match from_init.read_line(&mut line) {
             Ok(0) => Err("the waiting box's init exited".into()),
             Ok(_) => serde_json::from_str(&line)
                 .map_err(|e| format!("the waiting box's init answered {line:?}: {e}")),
@@ -127,12 +198,38 @@ impl WaitingBox {
     /// Waits until the init is fresh and waiting (at once when it already said so).
     pub(super) fn wait_ready(&mut self) -> Result<(), String> {
         if !self.ready {
-            match self.receive()? {
+            match Self::receive(&mut self.from_init)? {
                 FromInit::Ready => self.ready = true,
                 FromInit::Outcome(_) => return Err("the waiting box's init is not ready".into()),
             }
         }
         Ok(())
+    }
+
+    /// Whether the init said it is fresh and waiting, without waiting for it; `Err` when
+    /// it never will (it exited or answered something else: stop the box).
+    pub(super) fn poll_ready(&mut self) -> Result<bool, String> {
+        if self.ready {
+            return Ok(true);
+        }
+        if self.from_init.buffer().is_empty() && !readable(&[self.link_fd()], 0) {
+            return Ok(false);
+        }
+        // A closed link (the init exited) is readable too: an error here.
+        self.wait_ready().map(|()| true)
+    }
+
+    /// The descriptor the init's next message arrives on.
+    fn link_fd(&self) -> i32 {
+        self.from_init.get_ref().as_raw_fd()
+    }
+
+    /// Waits until one of `boxes` has something to say (fresh, or gone).
+    pub(super) fn wait_any<'a>(boxes: impl Iterator<Item = &'a WaitingBox>) {
+        let fds: Vec<i32> = boxes.map(WaitingBox::link_fd).collect();
+        if !fds.is_empty() {
+            readable(&fds, -1);
+        }
     }
 
     /// Runs `spec` in this box. The second value is whether the box can serve another run
@@ -146,18 +243,32 @@ impl WaitingBox {
         if let Err(e) = self.wait_ready() {
             return (Err(e), false);
         }
-        // The helper and the waiting init live in the cgroup too.
-        let baseline = match prepare_cgroup(spec, files, 2) {
+        let per_run_procs = match &spec.cgroup {
+            Some(cg) if !spec.shared_cgroup => Some(cg.procs_files()),
+            _ => None,
+        };
+        // In a cgroup of its own the box's init alone is there (and reclaimed it already);
+        // else the helper is too.
+        let own_spec;
+        let (spec, files, resident, helper_inside) = match &self.own {
+            Some(own) => {
+                own_spec = BoxSpec {
+                    cgroup: Some(own.cgroup.clone()),
+                    ..spec.clone()
+                };
+                (&own_spec, Some(&own.files), 1, false)
+            }
+            None => (spec, files, 2, spec.shared_cgroup),
+        };
+        let baseline = match prepare_cgroup(spec, files, resident, self.own.is_some()) {
             Ok(b) => b,
             Err(e) => return (Err(e), true),
         };
         let opened = (|| -> Result<_, String> {
             let (stdin, stdout, stderr) = program_files(spec, taken)?;
-            let procs = match &spec.cgroup {
-                Some(cg) if !spec.shared_cgroup => {
-                    open_procs(&cg.procs_files()).map_err(|e| e.to_string())?
-                }
-                _ => Vec::new(),
+            let procs = match &per_run_procs {
+                Some(files) => open_procs(files).map_err(|e| e.to_string())?,
+                None => Vec::new(),
             };
             let box_fs = taken.box_fs.as_ref().ok_or("no file system for /box")?;
             let run = WaitingRun {
@@ -185,20 +296,20 @@ impl WaitingBox {
                 false,
             );
         }
-        let killed = match watch(
-            spec,
-            files,
-            self.init,
-            self.pidfd.as_ref(),
-            self.from_init.get_ref().as_fd(),
+        let watched = Watched {
+            init: self.init,
+            pidfd: self.pidfd.as_ref(),
+            report: self.from_init.get_ref().as_fd(),
             start,
             self_cpu_before,
-        ) {
+            helper_inside,
+        };
+        let killed = match watch(spec, files, watched) {
             Ok(k) => k,
             Err(e) => return (Err(e), false),
         };
         let outcome = match killed {
-            None => match self.receive() {
+            None => match Self::receive(&mut self.from_init) {
                 Ok(FromInit::Outcome(o)) => Some(o),
                 _ => None,
             },
@@ -220,7 +331,7 @@ impl WaitingBox {
             killed,
             outcome,
             elapsed: start.elapsed(),
-            helper_cpu: helper_cpu(spec, self_cpu_before),
+            helper_cpu: helper_cpu(helper_inside, self_cpu_before),
             init_status,
         };
         let spare: Vec<i32> = if alive {

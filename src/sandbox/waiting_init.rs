@@ -7,7 +7,10 @@
 //! the outcome is sent: `/box` and `/tmp` detached, a fresh `/tmp`, a fresh IPC namespace
 //! (no SysV object or message queue of the last run; IPC ids start over) and the PID counter
 //! set back (the next program is PID 2 again, as in a new box), so nothing of one run
-//! reaches the next.
+//! reaches the next. On cgroup v1 the init lives in a cgroup of its own box (it moves
+//! itself there first) and reclaims what the run left charged to it (`memory.force_empty`)
+//! before it says it is ready: the next run in this box starts from a fresh cgroup state,
+//! and the reclaim is off the run's path while the slot's other box serves runs.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -23,7 +26,7 @@ use super::namespaces;
 use super::rootfs::{self, TmpFs};
 use super::seccomp;
 use super::spec::{BoxSpec, InitOutcome, ProgramIo};
-use super::supervise::self_cpu_ns;
+use super::watch::self_cpu_ns;
 
 /// One run for a waiting box: the spec, and the helper's descriptors the init takes copies
 /// of (`pidfd_getfd`).
@@ -53,6 +56,34 @@ pub(super) struct InitLink {
     pub(super) to_helper: File,
     /// A pidfd of the helper, to take the run's descriptors from it.
     pub(super) helper: OwnedFd,
+    /// The box's own cgroup (v1), to move into first: its `cgroup.procs` files (closed
+    /// once joined) and its `memory.force_empty`.
+    pub(super) cgroup: Option<BoxCgroupFiles>,
+}
+
+/// A waiting box's own v1 cgroup, as its init sees it: files opened by the helper.
+pub(super) struct BoxCgroupFiles {
+    /// `cgroup.procs` of every controller.
+    pub(super) procs: Vec<File>,
+    /// `memory.force_empty`, when the kernel has it.
+    pub(super) force_empty: Option<File>,
+}
+
+/// Moves the calling process into the box's own cgroup (every controller).
+fn join(procs: Vec<File>) -> std::io::Result<()> {
+    for mut f in procs {
+        f.write_all(b"0")?;
+    }
+    Ok(())
+}
+
+/// Reclaims what the box's cgroup holds beyond the init's own memory (no swap: the kernel
+/// gives up on what it cannot reclaim, and the next run's limit is set on top of it).
+fn reclaim(force_empty: Option<&File>) -> std::io::Result<()> {
+    match force_empty {
+        Some(mut f) => f.write_all(b"0"),
+        None => Ok(()),
+    }
 }
 
 fn send(to: &mut File, message: &FromInit) -> std::io::Result<()> {
@@ -63,6 +94,14 @@ fn send(to: &mut File, message: &FromInit) -> std::io::Result<()> {
 
 /// The waiting init's whole life: returns its exit code (0 when the helper closed the link).
 pub(super) fn waiting_init_main(root: &Path, tmp: TmpFs, mut link: InitLink) -> i32 {
+    let (procs, force_empty) = match link.cgroup.take() {
+        Some(BoxCgroupFiles { procs, force_empty }) => (procs, force_empty),
+        None => (Vec::new(), None),
+    };
+    // First, so everything the box charges from now on is its own cgroup's.
+    if join(procs).is_err() {
+        return 1;
+    }
     // As in a box made per run: the box's processes are the OOM killer's first choice.
     if std::fs::write("/proc/self/oom_score_adj", "1000").is_err() {
         return 1;
@@ -75,6 +114,10 @@ pub(super) fn waiting_init_main(root: &Path, tmp: TmpFs, mut link: InitLink) -> 
         return 1;
     }
     let filter = seccomp::program();
+    // What the box's last init left charged (it was killed) is not the first run's.
+    if reclaim(force_empty.as_ref()).is_err() {
+        return 1;
+    }
     let mut line = String::new();
     loop {
         if send(&mut link.to_helper, &FromInit::Ready).is_err() {
@@ -94,7 +137,10 @@ pub(super) fn waiting_init_main(root: &Path, tmp: TmpFs, mut link: InitLink) -> 
         if send(&mut link.to_helper, &FromInit::Outcome(outcome)).is_err() {
             return 1;
         }
-        if rootfs::clear_run(tmp).is_err() || fresh_namespaces().is_err() {
+        if rootfs::clear_run(tmp).is_err()
+            || fresh_namespaces().is_err()
+            || reclaim(force_empty.as_ref()).is_err()
+        {
             return 1;
         }
     }

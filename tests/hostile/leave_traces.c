@@ -1,7 +1,8 @@
 /* Leaves every trace it can in its box ("leave" on stdin), or looks for what an earlier
  * run left ("look"): files in /box and /tmp, SysV shared memory, semaphores and message
  * queues, a POSIX message queue, a detached background process, and the PID counter.
- * Also prints the box's init start time (the same in a reused box). */
+ * Also prints the box's init start time (the same in a reused box) and its PID namespace's
+ * inode (which box of the slot's waiting boxes this is). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -79,6 +80,13 @@ static void init_start(void) {
     printf("init %lld\n", p ? atoll(p + 1) : -1LL);
 }
 
+static void box_id(void) {
+    char link[64] = {0};
+    ssize_t n = readlink("/proc/self/ns/pid", link, sizeof link - 1);
+    char *open = n > 0 ? strchr(link, '[') : NULL;
+    printf("box %lld\n", open ? atoll(open + 1) : -1LL);
+}
+
 static int leave(void) {
     int left = 0;
     FILE *f = fopen("/box/left.txt", "w");
@@ -122,6 +130,7 @@ int main(void) {
     if (scanf("%15s", word) != 1) return 2;
     printf("pid %d\n", getpid());
     init_start();
+    box_id();
     if (!strcmp(word, "leave")) return leave();
     if (!strcmp(word, "look")) return look();
     return 2;

@@ -1,12 +1,13 @@
 //! Boxes made ahead and reused across runs (issue 28): a run that leaves every trace it
 //! can (files in `/box` and `/tmp`, SysV and POSIX IPC objects, a detached background
-//! process, PIDs used up) is followed, in the same reused box, by runs of the same and of
-//! another program that find none of it. Needs root. Slots 170-179.
+//! process, PIDs used up) is followed, in the slot's reused boxes (two wait at once, used
+//! in turn), by runs of the same and of another program that find none of it. Needs root.
+//! Slots 170-179.
 
 use crate::fixtures::sandbox_support;
 
 use sandbox_support::*;
-use sudojudge::sandbox::{Limits, RunReport, RunStatus};
+use sudojudge::sandbox::{Limits, RunReport, RunStatus, WAITING_BOXES};
 
 fn value(r: &RunReport, key: &str) -> i64 {
     let out = String::from_utf8_lossy(&r.stdout);
@@ -33,19 +34,78 @@ fn nothing_of_one_run_reaches_the_next_in_a_reused_box() {
     // background process (gone now: `run` checks no process of the slot's uid is left).
     assert_eq!(value(&left, "left "), 8, "{left:?}");
     assert_eq!(value(&left, "pid "), 2);
-    let init = value(&left, "init ");
+    let mut boxes = vec![(value(&left, "box "), value(&left, "init "))];
     for (program, stdin) in [(&p, &look), (&other, &look), (&p, &leave), (&other, &look)] {
         let r = run(&sb, program, Some(stdin.clone()), limits());
         expect_status(&r, RunStatus::Ok);
         let out = String::from_utf8_lossy(&r.stdout).into_owned();
-        // The same box (its init started once) ...
-        assert_eq!(value(&r, "init "), init, "{out}");
+        // One of the slot's reused boxes (each init started once) ...
+        let id = (value(&r, "box "), value(&r, "init "));
+        if !boxes.contains(&id) {
+            boxes.push(id);
+        }
+        assert!(boxes.len() <= WAITING_BOXES, "{boxes:?} {out}");
         // ... as fresh as a new one: the program is PID 2 again and finds nothing.
         assert_eq!(value(&r, "pid "), 2, "{out}");
         if stdin == &look {
             assert!(out.contains("clean"), "{out}");
         }
     }
+}
+
+/// A slot keeps two boxes waiting and uses them in turn (issue 28: runs back to back do
+/// not wait for the last one to be made fresh). What a run leaves in one box (files in
+/// `/box` and `/tmp`, SysV and POSIX IPC objects, a detached background process) is found
+/// neither by the next runs in the other box nor, later, by runs in that same box again;
+/// each box keeps its own init, and each box's cgroup holds nothing of a run between runs.
+#[test]
+fn nothing_of_one_run_reaches_the_next_in_either_waiting_box() {
+    let sb = sandbox(175);
+    let p = build(&sb, "leave_traces.c");
+    let t = tempfile::tempdir().unwrap();
+    let (leave_dir, look_dir) = (t.path().join("leave"), t.path().join("look"));
+    std::fs::create_dir_all(&leave_dir).unwrap();
+    std::fs::create_dir_all(&look_dir).unwrap();
+    let leave = stdin_file(&leave_dir, "leave\n");
+    let look = stdin_file(&look_dir, "look\n");
+    let mut boxes: Vec<(i64, i64)> = Vec::new();
+    let mut seen = |r: &RunReport| {
+        let id = (value(r, "box "), value(r, "init "));
+        assert!(
+            boxes.iter().all(|b| b.0 != id.0 || b.1 == id.1),
+            "{id:?} {boxes:?}"
+        );
+        if !boxes.contains(&id) {
+            boxes.push(id);
+        }
+        id.0
+    };
+    // Each round: a run leaves everything in one box; the following runs, in the other
+    // box and then in this one again, find nothing.
+    for _ in 0..2 {
+        let left = run(&sb, &p, Some(leave.clone()), limits());
+        expect_status(&left, RunStatus::Ok);
+        assert_eq!(value(&left, "left "), 8, "{left:?}");
+        assert_eq!(value(&left, "pid "), 2);
+        let dirty = seen(&left);
+        let (mut in_other, mut back) = (false, false);
+        for _ in 0..12 {
+            let r = run(&sb, &p, Some(look.clone()), limits());
+            expect_status(&r, RunStatus::Ok);
+            let out = String::from_utf8_lossy(&r.stdout).into_owned();
+            assert!(out.contains("clean"), "{out}");
+            assert_eq!(value(&r, "pid "), 2, "{out}");
+            if seen(&r) != dirty {
+                in_other = true;
+            } else if in_other {
+                back = true;
+                break;
+            }
+        }
+        assert!(in_other && back, "runs did not alternate boxes: {boxes:?}");
+    }
+    // Two boxes, never more, each with the same init all along.
+    assert_eq!(boxes.len(), 2, "{boxes:?}");
 }
 
 #[test]
@@ -55,8 +115,27 @@ fn a_box_killed_on_a_limit_is_made_anew_for_the_next_run() {
     let p = build(&sb, "leave_traces.c");
     let t = tempfile::tempdir().unwrap();
     let look = stdin_file(t.path(), "look\n");
-    let first = run(&sb, &p, Some(look.clone()), limits());
-    expect_status(&first, RunStatus::Ok);
+    // Until both waiting boxes have served a run (each id once: its PID namespace).
+    let boxes_seen = |limit: usize| {
+        let mut seen = Vec::new();
+        for _ in 0..limit {
+            let r = run(&sb, &p, Some(look.clone()), limits());
+            expect_status(&r, RunStatus::Ok);
+            let out = String::from_utf8_lossy(&r.stdout).into_owned();
+            assert!(out.contains("clean"), "{out}");
+            assert_eq!(value(&r, "pid "), 2, "{out}");
+            let id = value(&r, "box ");
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+            if seen.len() == WAITING_BOXES {
+                break;
+            }
+        }
+        seen
+    };
+    let before = boxes_seen(12);
+    assert_eq!(before.len(), WAITING_BOXES, "{before:?}");
     let killed = run(
         &sb,
         &sleeper,
@@ -67,15 +146,18 @@ fn a_box_killed_on_a_limit_is_made_anew_for_the_next_run() {
         },
     );
     expect_status(&killed, RunStatus::TimeLimit);
-    let after = run(&sb, &p, Some(look), limits());
-    expect_status(&after, RunStatus::Ok);
-    let out = String::from_utf8_lossy(&after.stdout).into_owned();
-    assert!(out.contains("clean"), "{out}");
-    assert_eq!(value(&after, "pid "), 2, "{out}");
-    assert_ne!(value(&after, "init "), value(&first, "init "), "{out}");
+    // The killed run's box is gone (made anew); the other one still serves.
+    let after = boxes_seen(12);
+    assert_eq!(after.len(), WAITING_BOXES, "{after:?}");
+    let kept = after.iter().filter(|id| before.contains(id)).count();
+    assert_eq!(
+        kept,
+        WAITING_BOXES - 1,
+        "before {before:?}, after {after:?}"
+    );
 }
 
-/// Set in the child the next test starts: it holds a sandbox with an idle waiting box.
+/// Set in the child the next test starts: it holds a sandbox with its idle waiting boxes.
 const HOLD: &str = "SUDOJUDGE_TEST_HOLD_WAITING_BOX";
 
 /// Children of `pid` (from `/proc/*/stat`).
@@ -103,11 +185,11 @@ fn running(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
-/// A judge killed (-9) while its slot's box waits for the next run leaves the slot's
-/// cgroup, the root template's folder and the waiting init's tree; the next sandbox made on
-/// this host sweeps all of it, whatever its slot. The judge is this test binary, started
-/// again as a child that makes a sandbox on slot 172, runs a program (so a box waits) and
-/// sleeps until it is killed.
+/// A judge killed (-9) while its slot's boxes wait for the next runs leaves the slot's
+/// cgroup, the waiting boxes' cgroups (v1), the root template's folder and the waiting
+/// inits' trees; the next sandbox made on this host sweeps all of it, whatever its slot.
+/// The judge is this test binary, started again as a child that makes a sandbox on slot
+/// 172, runs a program in each of its two waiting boxes and sleeps until it is killed.
 #[test]
 fn a_killed_judges_waiting_box_is_swept_by_the_next_sandbox() {
     if std::env::var_os(HOLD).is_some() {
@@ -115,7 +197,16 @@ fn a_killed_judges_waiting_box_is_swept_by_the_next_sandbox() {
         let p = build(&sb, "leave_traces.c");
         let t = tempfile::tempdir().unwrap();
         let look = stdin_file(t.path(), "look\n");
-        expect_status(&run(&sb, &p, Some(look), limits()), RunStatus::Ok);
+        let mut boxes = std::collections::BTreeSet::new();
+        for _ in 0..12 {
+            let r = run(&sb, &p, Some(look.clone()), limits());
+            expect_status(&r, RunStatus::Ok);
+            boxes.insert(value(&r, "box "));
+            if boxes.len() == 2 {
+                break;
+            }
+        }
+        assert_eq!(boxes.len(), 2, "both waiting boxes served a run");
         // libtest has printed the test's name on this line already.
         println!("waiting box held");
         std::thread::sleep(std::time::Duration::from_secs(120));
@@ -139,20 +230,43 @@ fn a_killed_judges_waiting_box_is_swept_by_the_next_sandbox() {
         lines.any(|l| l.is_ok_and(|l| l.trim_end().ends_with("waiting box held"))),
         "the child judge never held its box"
     );
-    // The judge's helper and, under it, the init of the box waiting for the next run.
+    // The judge's helper and, under it, the inits of the boxes waiting for the next runs.
     let helpers = children_of(judge);
     let inits: Vec<i32> = helpers.iter().flat_map(|&h| children_of(h)).collect();
-    assert!(!inits.is_empty(), "no waiting box under {helpers:?}");
+    assert_eq!(
+        inits.len(),
+        WAITING_BOXES,
+        "waiting boxes under {helpers:?}"
+    );
     let before = sandbox_support::leftovers_of(judge);
+    let cgroups: Vec<_> = before
+        .iter()
+        .filter(|p| !p.starts_with(&config().sandbox.box_root))
+        .collect();
     assert!(
         before
             .iter()
             .any(|p| p.to_string_lossy().ends_with(".root"))
-            && before
-                .iter()
-                .any(|p| !p.starts_with(&config().sandbox.box_root)),
+            && !cgroups.is_empty(),
         "the live judge's slot cgroup and root: {before:?}"
     );
+    // cgroup v1: each waiting box's own cgroup holds its init.
+    let in_box_cgroups: Vec<i32> = cgroups
+        .iter()
+        .filter(|p| p.to_string_lossy().contains(".box"))
+        .flat_map(|p| {
+            std::fs::read_to_string(p.join("cgroup.procs"))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.trim().parse().ok())
+                .collect::<Vec<i32>>()
+        })
+        .collect();
+    if cgroups.iter().any(|p| p.to_string_lossy().contains(".box")) {
+        for init in &inits {
+            assert!(in_box_cgroups.contains(init), "{init} in {cgroups:?}");
+        }
+    }
     child.kill().unwrap();
     child.wait().unwrap();
 

@@ -182,6 +182,20 @@ impl V1Cgroup {
         })
     }
 
+    /// `memory.force_empty`, opened for writing (a waiting box's init reclaims its own
+    /// cgroup's charges through it between runs), if the kernel has it.
+    pub fn open_force_empty(&self) -> Result<Option<std::fs::File>, CgroupError> {
+        let path = self.memory_dir().join("memory.force_empty");
+        if !path.exists() {
+            return Ok(None);
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map(Some)
+            .map_err(|source| CgroupError::Io { path, source })
+    }
+
     /// The control files a reused per-slot cgroup is reset and read through on every run,
     /// opened once.
     pub fn files(&self) -> Result<V1Files, CgroupError> {
@@ -307,6 +321,20 @@ impl V1Files {
         self.cpu.write("0")?;
         self.failcnt.write("0")?;
         let usage = self.reclaim()?;
+        self.limit_and_reset(limits, usage)
+    }
+
+    /// [`V1Files::prepare_run`] of a cgroup whose charges the one process living in it
+    /// reclaimed itself just before (a waiting box's init, between runs: see
+    /// `memory.force_empty` in `waiting_init`), so the run does not wait for it again.
+    pub fn prepare_run_reclaimed(&self, limits: CgroupLimits) -> Result<Baseline, CgroupError> {
+        self.cpu.write("0")?;
+        self.failcnt.write("0")?;
+        let usage = self.usage.read_u64()?;
+        self.limit_and_reset(limits, usage)
+    }
+
+    fn limit_and_reset(&self, limits: CgroupLimits, usage: u64) -> Result<Baseline, CgroupError> {
         let limit = limits.memory_bytes.saturating_add(usage).to_string();
         // memsw must never be below the memory limit: order the writes accordingly.
         match &self.memsw_limit {
@@ -468,5 +496,15 @@ mod tests {
                 memory_failcnt: 3
             }
         );
+        // A waiting box's cgroup, reclaimed by its init: reset and limited on top of what
+        // it holds, without writing force_empty again.
+        std::fs::write(mem.join("memory.force_empty"), "x\n").unwrap();
+        std::fs::write(mem.join("memory.usage_in_bytes"), "12000\n").unwrap();
+        let base = files.prepare_run_reclaimed(limits).unwrap();
+        assert_eq!(base.memory_bytes, 12000);
+        assert!(read(mem.join("memory.force_empty")).starts_with('x'));
+        assert!(read(mem.join("memory.limit_in_bytes")).starts_with("36000"));
+        assert!(read(cpu.join("cpuacct.usage")).starts_with('0'));
+        assert!(read(mem.join("memory.max_usage_in_bytes")).starts_with('0'));
     }
 }
