@@ -13,10 +13,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{get_as, login, post_as};
+use crate::fixtures::accounts::{get_as, post_as};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::web::PW;
-use crate::fixtures::{data_fix, kattis};
+use crate::fixtures::data_fix;
 
 /// The feed's events as `token` reads it, after `since` when given.
 async fn feed(c: &reqwest::Client, d: &Daemon, token: &str, since: Option<&str>) -> Vec<Value> {
@@ -75,18 +74,14 @@ async fn an_immediate_rejudge_keeps_the_old_judgement_and_makes_a_new_one() {
         .map(|s| s["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(first, ["AC", "WA", "WA"]);
-    let kattis::KattisContest {
+    let data_fix::Fixed {
         dir,
-        daemon,
+        daemon: d,
         client: c,
-        ..
-    } = k;
-    drop(daemon);
+        boss,
+        alice,
+    } = data_fix::restart_fixed(k, Some("2026-03-01T10:05:00Z")).await;
     let clock = dir.path().join("clock.txt");
-    std::fs::write(&clock, "2026-03-01T10:05:00Z").unwrap();
-    let d = data_fix::fix_and_restart(dir.path());
-    let boss = login(&c, &d.base, "boss", PW).await;
-    let alice = login(&c, &d.base, "alice", PW).await;
 
     // What the clients read before any rejudge: one current judgement each.
     let s = |x: i64| x.to_string();

@@ -11,10 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{get_as, login, post_as};
+use crate::fixtures::accounts::{get_as, post_as};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::web::PW;
-use crate::fixtures::{data_fix, kattis};
+use crate::fixtures::data_fix;
 
 async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> Vec<String> {
     wait_done_as(c, d, Some(boss), ids, Duration::from_secs(120))
@@ -66,18 +65,14 @@ async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
     assert_eq!(first, ["AC", "WA", "WA"]);
 
     // The data fix, and the daemon started again on it at 10:05 on the contest clock.
-    let kattis::KattisContest {
+    let data_fix::Fixed {
         dir,
-        daemon,
+        daemon: d,
         client: c,
-        ..
-    } = k;
-    drop(daemon);
+        boss,
+        alice,
+    } = data_fix::restart_fixed(k, Some("2026-03-01T10:05:00Z")).await;
     let clock = dir.path().join("clock.txt");
-    std::fs::write(&clock, "2026-03-01T10:05:00Z").unwrap();
-    let d = data_fix::fix_and_restart(dir.path());
-    let boss = login(&c, &d.base, "boss", PW).await;
-    let alice = login(&c, &d.base, "alice", PW).await;
     let (s, v) = post_as(
         &c,
         &d,

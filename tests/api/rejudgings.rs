@@ -9,10 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::fixtures::accounts::{get_as, login, post_as};
+use crate::fixtures::accounts::{get_as, post_as};
 use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::web::PW;
-use crate::fixtures::{data_fix, kattis};
+use crate::fixtures::data_fix;
 
 /// The rejudging once every run is judged.
 async fn judged(c: &reqwest::Client, d: &Daemon, boss: &str, id: i64) -> Value {
@@ -102,16 +101,13 @@ async fn a_rejudging_previews_the_data_fix_drops_without_change_and_applies_as_p
     assert_eq!(verdicts(&before), ["AC", "WA", "WA"]);
 
     // The data fix: test 03's answer was wrong; the daemon is started again on the new data.
-    let kattis::KattisContest {
-        dir,
-        daemon,
+    let data_fix::Fixed {
+        dir: _dir,
+        daemon: d,
         client: c,
-        ..
-    } = k;
-    drop(daemon);
-    let d = data_fix::fix_and_restart(dir.path());
-    let boss = login(&c, &d.base, "boss", PW).await;
-    let alice = login(&c, &d.base, "alice", PW).await;
+        boss,
+        alice,
+    } = data_fix::restart_fixed(k, None).await;
     let board = standings(&c, &d, &boss).await;
     assert_eq!(
         (

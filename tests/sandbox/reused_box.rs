@@ -4,6 +4,8 @@
 //! in turn), by runs of the same and of another program that find none of it. Needs root.
 //! Slots 170-179.
 
+use std::path::{Path, PathBuf};
+
 use crate::fixtures::sandbox_support;
 
 use sandbox_support::*;
@@ -16,17 +18,24 @@ fn value(r: &RunReport, key: &str) -> i64 {
         .unwrap_or_else(|| panic!("no {key:?} in {out}"))
 }
 
+/// The two inputs of `leave_traces.c`, each in a folder of its own under `dir`: `leave`
+/// makes every trace, `look` looks for them.
+fn leave_and_look(dir: &Path) -> (PathBuf, PathBuf) {
+    let stdin = |mode: &str| {
+        let folder = dir.join(mode);
+        std::fs::create_dir_all(&folder).unwrap();
+        stdin_file(&folder, &format!("{mode}\n"))
+    };
+    (stdin("leave"), stdin("look"))
+}
+
 #[test]
 fn nothing_of_one_run_reaches_the_next_in_a_reused_box() {
     let sb = sandbox(170);
     let p = build(&sb, "leave_traces.c");
     let other = build(&sb, "leave_traces.c");
     let t = tempfile::tempdir().unwrap();
-    let (leave_dir, look_dir) = (t.path().join("leave"), t.path().join("look"));
-    std::fs::create_dir_all(&leave_dir).unwrap();
-    std::fs::create_dir_all(&look_dir).unwrap();
-    let leave = stdin_file(&leave_dir, "leave\n");
-    let look = stdin_file(&look_dir, "look\n");
+    let (leave, look) = leave_and_look(t.path());
 
     let left = run(&sb, &p, Some(leave.clone()), limits());
     expect_status(&left, RunStatus::Ok);
@@ -63,11 +72,7 @@ fn nothing_of_one_run_reaches_the_next_in_either_waiting_box() {
     let sb = sandbox(175);
     let p = build(&sb, "leave_traces.c");
     let t = tempfile::tempdir().unwrap();
-    let (leave_dir, look_dir) = (t.path().join("leave"), t.path().join("look"));
-    std::fs::create_dir_all(&leave_dir).unwrap();
-    std::fs::create_dir_all(&look_dir).unwrap();
-    let leave = stdin_file(&leave_dir, "leave\n");
-    let look = stdin_file(&look_dir, "look\n");
+    let (leave, look) = leave_and_look(t.path());
     let mut boxes: Vec<(i64, i64)> = Vec::new();
     let mut seen = |r: &RunReport| {
         let id = (value(r, "box "), value(r, "init "));
