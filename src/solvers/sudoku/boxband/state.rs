@@ -1,5 +1,7 @@
-//! The search state (nine boxes, six bands) and its propagation: a worklist of boxes and
-//! bands whose contents changed, each processed until nothing changes.
+//! The search state (nine boxes, six bands) and its propagation: boxes and bands whose
+//! contents changed are processed until nothing changes, from a worklist or depth first.
+//! Depth first, a chain of nested calls narrows the state at each step, so its depth is
+//! bounded by the state's bits (under 1,600).
 
 use std::arch::x86_64::*;
 
@@ -66,16 +68,19 @@ impl State {
     }
 
     /// Processes dirty bands, then dirty boxes, until none is left; `false` on a
-    /// contradiction. Only possibilities that no completion uses are removed.
+    /// contradiction. Only possibilities that no completion uses are removed. With `DEEP`,
+    /// a box or band narrowed on the way is processed at once, depth first, so that a
+    /// contradiction ends the work sooner (the search's choice); without, it is queued
+    /// (cheaper for the first propagation from the givens, where everything is dirty).
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn propagate(&mut self) -> bool {
+    pub(super) fn propagate<const DEEP: bool>(&mut self) -> bool {
         loop {
             let bands = self.dirty >> BAND_BIT;
             if bands != 0 {
                 let k = bands.trailing_zeros() as usize;
                 self.dirty &= !(1 << (BAND_BIT as usize + k));
-                if !self.process_band(k) {
+                if !self.process_band::<DEEP>(k) {
                     return false;
                 }
                 continue;
@@ -85,7 +90,7 @@ impl State {
             }
             let b = self.dirty.trailing_zeros() as usize;
             self.dirty &= !(1 << b);
-            if !self.process_box(b) {
+            if !self.process_box::<DEEP>(b) {
                 return false;
             }
         }
