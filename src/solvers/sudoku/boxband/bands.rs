@@ -42,7 +42,7 @@ impl State {
     /// Runs band `k`'s reasoning and narrows its three boxes; `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn process_band(&mut self, k: usize) -> bool {
+    pub(super) fn process_band<const DEEP: bool>(&mut self, k: usize) -> bool {
         let mut band = self.bands[k];
         if !every_digit_placed(band) {
             return false;
@@ -89,7 +89,9 @@ impl State {
                 _mm256_permutexvar_epi16(*first, lines),
                 _mm256_permutexvar_epi16(*second, lines),
             );
-            self.restrict_box(b, allow);
+            if !self.restrict_box::<DEEP>(b, allow) {
+                return false;
+            }
         }
         true
     }

@@ -10,8 +10,7 @@
 use std::arch::x86_64::*;
 
 use super::layout::{
-    BAND_FROM_BOX, CELLS, COLS_EXACT, COL_TRIADS, EVERY, MINIMUM, ROWS_EXACT, ROW_TRIADS,
-    ROW_TRIAD_MASK,
+    BAND_FROM_BOX, CELLS, COLS_EXACT, COL_TRIADS, MINIMUM, ROWS_EXACT, ROW_TRIADS, ROW_TRIAD_MASK,
 };
 use super::state::{State, BAND_BIT};
 
@@ -61,23 +60,29 @@ fn line_counts<const ROWS: bool>(x: __m256i) -> (__m256i, __m256i) {
 }
 
 impl State {
-    /// Narrows box `b` to `allow`, queueing it when that removed anything.
+    /// Narrows box `b` to `allow`; when that removed anything, processes it at once
+    /// (`DEEP`) or queues it. `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn restrict_box(&mut self, b: usize, allow: __m256i) {
+    pub(super) fn restrict_box<const DEEP: bool>(&mut self, b: usize, allow: __m256i) -> bool {
         let old = self.boxes[b];
         let x = _mm256_and_si256(old, allow);
-        if _mm256_cmpneq_epi16_mask(x, old) != 0 {
-            self.boxes[b] = x;
-            self.dirty |= 1 << b;
+        if _mm256_cmpneq_epi16_mask(x, old) == 0 {
+            return true;
         }
+        self.boxes[b] = x;
+        if DEEP {
+            return self.process_box::<DEEP>(b);
+        }
+        self.dirty |= 1 << b;
+        true
     }
 
     /// Runs box `b`'s own reasoning to a fixed point and narrows its bands to what it
     /// allows; `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn process_box(&mut self, b: usize) -> bool {
+    pub(super) fn process_box<const DEEP: bool>(&mut self, b: usize) -> bool {
         let mut x = self.boxes[b];
         loop {
             let counts = _mm256_popcnt_epi16(x);
@@ -85,17 +90,10 @@ impl State {
                 return false;
             }
             let mut certain = _mm256_maskz_mov_epi16(_mm256_cmpeq_epi16_mask(counts, MINIMUM), x);
-            let (row_any, row_many) = line_counts::<true>(x);
-            let (col_any, col_many) = line_counts::<false>(x);
-            // A digit missing from a whole line of the first three has no place.
-            let rows_full = _mm256_or_si256(row_any, _mm256_andnot_si256(ROWS_EXACT, EVERY));
-            let cols_full = _mm256_or_si256(col_any, _mm256_andnot_si256(COLS_EXACT, EVERY));
-            if _mm256_cmpneq_epi16_mask(rows_full, EVERY)
-                | _mm256_cmpneq_epi16_mask(cols_full, EVERY)
-                != 0
-            {
-                return false;
-            }
+            // A digit gone from a whole matrix row or column is not checked here: it leaves
+            // the digit no arrangement in that band, which the band's check catches.
+            let (_, row_many) = line_counts::<true>(x);
+            let (_, col_many) = line_counts::<false>(x);
             let once_in_row = _mm256_and_si256(_mm256_andnot_si256(row_many, x), ROWS_EXACT);
             let once_in_col = _mm256_and_si256(_mm256_andnot_si256(col_many, x), COLS_EXACT);
             certain = _mm256_or_si256(certain, _mm256_or_si256(once_in_row, once_in_col));
@@ -124,14 +122,13 @@ impl State {
             x = next;
         }
         self.boxes[b] = x;
-        self.tell_bands(b, x);
-        true
+        self.tell_bands::<DEEP>(b, x)
     }
 
     /// Narrows box `b`'s two bands to the arrangements its contents `x` allow.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    fn tell_bands(&mut self, b: usize, x: __m256i) {
+    fn tell_bands<const DEEP: bool>(&mut self, b: usize, x: __m256i) -> bool {
         let cells = _mm256_and_si256(x, CELLS);
         // "May be in line e": the row's cells ORed (in the row-triad lanes) and the
         // column's (in the column-triad lanes).
@@ -145,19 +142,25 @@ impl State {
                 _mm256_permutex2var_epi16(may_be_in, absent2, x),
             ),
         );
-        self.narrow_band(b / 3, _mm256_castsi256_si128(allowed));
-        self.narrow_band(3 + b % 3, _mm256_extracti128_si256::<1>(allowed));
+        self.narrow_band::<DEEP>(b / 3, _mm256_castsi256_si128(allowed))
+            && self.narrow_band::<DEEP>(3 + b % 3, _mm256_extracti128_si256::<1>(allowed))
     }
 
-    /// Narrows band `k` to `allow`, queueing it when that removed anything.
+    /// Narrows band `k` to `allow`; when that removed anything, processes it at once
+    /// (`DEEP`) or queues it. `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn narrow_band(&mut self, k: usize, allow: __m128i) {
+    pub(super) fn narrow_band<const DEEP: bool>(&mut self, k: usize, allow: __m128i) -> bool {
         let old = self.bands[k];
         let next = _mm_and_si128(old, allow);
-        if _mm_cmpneq_epi16_mask(next, old) != 0 {
-            self.bands[k] = next;
-            self.dirty |= 1 << (BAND_BIT as usize + k);
+        if _mm_cmpneq_epi16_mask(next, old) == 0 {
+            return true;
         }
+        self.bands[k] = next;
+        if DEEP {
+            return self.process_band::<DEEP>(k);
+        }
+        self.dirty |= 1 << (BAND_BIT as usize + k);
+        true
     }
 }

@@ -57,7 +57,7 @@ fn run(puzzle: &Grid, limit: usize, want_grid: bool) -> Option<Counter> {
         if let Some(mut state) = State::new(puzzle) {
             // SAFETY: `available` said this machine has every feature these are compiled with.
             unsafe {
-                if state.propagate() {
+                if state.propagate::<false>() {
                     counter.search(&mut state);
                 }
             }

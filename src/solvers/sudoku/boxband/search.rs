@@ -97,7 +97,7 @@ impl Counter {
         let mut first = *state;
         first.bands[k] = from_bits(bits & !others);
         first.dirty = 1 << (BAND_BIT as usize + k);
-        if first.propagate() {
+        if first.propagate::<true>() {
             self.search(&mut first);
             if self.count >= self.limit {
                 return;
@@ -106,7 +106,7 @@ impl Counter {
         // The last branch needs no copy: this state is not looked at again.
         state.bands[k] = from_bits(bits & !chosen);
         state.dirty = 1 << (BAND_BIT as usize + k);
-        if state.propagate() {
+        if state.propagate::<true>() {
             self.search(state);
         }
     }

@@ -1,5 +1,7 @@
-//! The search state (nine boxes, six bands) and its propagation: a worklist of boxes and
-//! bands whose contents changed, each processed until nothing changes.
+//! The search state (nine boxes, six bands) and its propagation: boxes and bands whose
+//! contents changed are processed until nothing changes, from a worklist or depth first.
+//! Depth first, a chain of nested calls narrows the state at each step, so its depth is
+//! bounded by the state's bits (under 1,600).
 
 use std::arch::x86_64::*;
 
@@ -8,6 +10,31 @@ use crate::solvers::sudoku::Grid;
 
 /// Bits 0..9 of [`State::dirty`]: the boxes; bits 9..15: the bands.
 pub(super) const BAND_BIT: u32 = 9;
+
+/// Bit 0 of each of a band's eight lanes.
+const EVERY_LANE: u128 = 0x0001_0001_0001_0001_0001_0001_0001_0001;
+
+/// `ELSEWHERE[p][e]`: a band's lanes (all sixteen bits) whose arrangement puts the digit
+/// outside line `e` of the band's box `p`, the ones a given in that line rules out.
+const ELSEWHERE: [[u128; 3]; 3] = {
+    let mut out = [[0u128; 3]; 3];
+    let mut p = 0;
+    while p < 3 {
+        let mut k = 0;
+        while k < 6 {
+            let mut e = 0;
+            while e < 3 {
+                if ARRANGEMENTS[k][p] != e {
+                    out[p][e] |= 0xffff << (16 * k);
+                }
+                e += 1;
+            }
+            k += 1;
+        }
+        p += 1;
+    }
+    out
+};
 
 /// A partly solved grid: what each box and each band still allows.
 #[derive(Clone, Copy)]
@@ -27,14 +54,11 @@ impl State {
     /// elsewhere), so that the first propagation starts from everything the clues say.
     pub(super) fn new(puzzle: &Grid) -> Option<State> {
         let mut boxes = [[0u16; 16]; 9];
-        let mut bands = [[0u16; 8]; 6];
+        // SAFETY: 16 plain bytes either way.
+        let mut bands = [unsafe { std::mem::transmute::<__m128i, u128>(OPEN_BAND) }; 6];
         for b in &mut boxes {
             // SAFETY: 32 plain bytes either way.
             *b = unsafe { std::mem::transmute::<__m256i, [u16; 16]>(OPEN_BOX) };
-        }
-        for b in &mut bands {
-            // SAFETY: 16 plain bytes either way.
-            *b = unsafe { std::mem::transmute::<__m128i, [u16; 8]>(OPEN_BAND) };
         }
         for (cell, &value) in puzzle.iter().enumerate() {
             if value == 0 {
@@ -48,34 +72,32 @@ impl State {
             let b = row / 3 * 3 + col / 3;
             let (r, c) = (row % 3, col % 3);
             boxes[b][lane(r, c)] &= bit;
-            for (k, arrangement) in ARRANGEMENTS.iter().enumerate() {
-                if arrangement[b % 3] != r {
-                    bands[row / 3][k] &= !bit;
-                }
-                if arrangement[b / 3] != c {
-                    bands[3 + col / 3][k] &= !bit;
-                }
-            }
+            let spread = u128::from(bit) * EVERY_LANE;
+            bands[row / 3] &= !(ELSEWHERE[b % 3][r] & spread);
+            bands[3 + col / 3] &= !(ELSEWHERE[b / 3][c] & spread);
         }
         Some(State {
             // SAFETY: plain bytes to vectors of the same size.
             boxes: boxes.map(|b| unsafe { std::mem::transmute::<[u16; 16], __m256i>(b) }),
-            bands: bands.map(|b| unsafe { std::mem::transmute::<[u16; 8], __m128i>(b) }),
+            bands: bands.map(|b| unsafe { std::mem::transmute::<u128, __m128i>(b) }),
             dirty: u32::MAX >> (32 - BAND_BIT - 6),
         })
     }
 
     /// Processes dirty bands, then dirty boxes, until none is left; `false` on a
-    /// contradiction. Only possibilities that no completion uses are removed.
+    /// contradiction. Only possibilities that no completion uses are removed. With `DEEP`,
+    /// a box or band narrowed on the way is processed at once, depth first, so that a
+    /// contradiction ends the work sooner (the search's choice); without, it is queued
+    /// (cheaper for the first propagation from the givens, where everything is dirty).
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn propagate(&mut self) -> bool {
+    pub(super) fn propagate<const DEEP: bool>(&mut self) -> bool {
         loop {
             let bands = self.dirty >> BAND_BIT;
             if bands != 0 {
                 let k = bands.trailing_zeros() as usize;
                 self.dirty &= !(1 << (BAND_BIT as usize + k));
-                if !self.process_band(k) {
+                if !self.process_band::<DEEP>(k) {
                     return false;
                 }
                 continue;
@@ -85,7 +107,7 @@ impl State {
             }
             let b = self.dirty.trailing_zeros() as usize;
             self.dirty &= !(1 << b);
-            if !self.process_box(b) {
+            if !self.process_box::<DEEP>(b) {
                 return false;
             }
         }
