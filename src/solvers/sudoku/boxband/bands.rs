@@ -39,10 +39,11 @@ fn triads(band: __m128i) -> __m256i {
 }
 
 impl State {
-    /// Runs band `k`'s reasoning and narrows its three boxes; `false` on a contradiction.
+    /// Runs band `k`'s reasoning and narrows its three boxes, the one at position `from`
+    /// (which narrowed the band) last; `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn process_band<const DEEP: bool>(&mut self, k: usize) -> bool {
+    pub(super) fn process_band<const DEEP: bool>(&mut self, k: usize, from: usize) -> bool {
         let mut band = self.bands[k];
         if !every_digit_placed(band) {
             return false;
@@ -79,7 +80,9 @@ impl State {
             }
         }
         let vertical = usize::from(k >= 3);
-        for (p, [first, second]) in BOX_FROM_TRIADS[vertical].iter().enumerate() {
+        for step in 1..=3 {
+            let p = (from + step) % 3;
+            let [first, second] = &BOX_FROM_TRIADS[vertical][p];
             let b = if vertical == 0 {
                 k * 3 + p
             } else {
@@ -89,7 +92,7 @@ impl State {
                 _mm256_permutexvar_epi16(*first, lines),
                 _mm256_permutexvar_epi16(*second, lines),
             );
-            if !self.restrict_box::<DEEP>(b, allow) {
+            if !self.restrict_box::<DEEP>(b, allow, vertical == 1) {
                 return false;
             }
         }

@@ -64,7 +64,12 @@ impl State {
     /// (`DEEP`) or queues it. `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn restrict_box<const DEEP: bool>(&mut self, b: usize, allow: __m256i) -> bool {
+    pub(super) fn restrict_box<const DEEP: bool>(
+        &mut self,
+        b: usize,
+        allow: __m256i,
+        from_vertical: bool,
+    ) -> bool {
         let old = self.boxes[b];
         let x = _mm256_and_si256(old, allow);
         if _mm256_cmpneq_epi16_mask(x, old) == 0 {
@@ -72,17 +77,18 @@ impl State {
         }
         self.boxes[b] = x;
         if DEEP {
-            return self.process_box::<DEEP>(b);
+            return self.process_box::<DEEP>(b, from_vertical);
         }
         self.dirty |= 1 << b;
         true
     }
 
     /// Runs box `b`'s own reasoning to a fixed point and narrows its bands to what it
-    /// allows; `false` on a contradiction.
+    /// allows, first the band across the one it was narrowed from (`from_vertical`);
+    /// `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn process_box<const DEEP: bool>(&mut self, b: usize) -> bool {
+    pub(super) fn process_box<const DEEP: bool>(&mut self, b: usize, from_vertical: bool) -> bool {
         let mut x = self.boxes[b];
         loop {
             let counts = _mm256_popcnt_epi16(x);
@@ -122,13 +128,17 @@ impl State {
             x = next;
         }
         self.boxes[b] = x;
-        self.tell_bands::<DEEP>(b, x)
+        self.tell_bands::<DEEP>(b, x, from_vertical)
     }
 
-    /// Narrows box `b`'s two bands to the arrangements its contents `x` allow.
+    /// Narrows box `b`'s two bands to the arrangements its contents `x` allow, first the band
+    /// across the one that narrowed the box (`from_vertical`), as tdoku orders its messages.
+    // The two branches differ in order, which matters: each call may narrow the state
+    // further, depth first, before the other runs (clippy reads `&&` as commutative).
+    #[allow(clippy::if_same_then_else)]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    fn tell_bands<const DEEP: bool>(&mut self, b: usize, x: __m256i) -> bool {
+    fn tell_bands<const DEEP: bool>(&mut self, b: usize, x: __m256i, from_vertical: bool) -> bool {
         let cells = _mm256_and_si256(x, CELLS);
         // "May be in line e": the row's cells ORed (in the row-triad lanes) and the
         // column's (in the column-triad lanes).
@@ -142,15 +152,29 @@ impl State {
                 _mm256_permutex2var_epi16(may_be_in, absent2, x),
             ),
         );
-        self.narrow_band::<DEEP>(b / 3, _mm256_castsi256_si128(allowed))
-            && self.narrow_band::<DEEP>(3 + b % 3, _mm256_extracti128_si256::<1>(allowed))
+        let (horizontal, vertical) = (
+            _mm256_castsi256_si128(allowed),
+            _mm256_extracti128_si256::<1>(allowed),
+        );
+        if from_vertical {
+            self.narrow_band::<DEEP>(b / 3, horizontal, b % 3)
+                && self.narrow_band::<DEEP>(3 + b % 3, vertical, b / 3)
+        } else {
+            self.narrow_band::<DEEP>(3 + b % 3, vertical, b / 3)
+                && self.narrow_band::<DEEP>(b / 3, horizontal, b % 3)
+        }
     }
 
-    /// Narrows band `k` to `allow`; when that removed anything, processes it at once
-    /// (`DEEP`) or queues it. `false` on a contradiction.
+    /// Narrows band `k` to `allow` (sent by its box at position `from`); when that removed
+    /// anything, processes it at once (`DEEP`) or queues it. `false` on a contradiction.
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
     #[inline]
-    pub(super) fn narrow_band<const DEEP: bool>(&mut self, k: usize, allow: __m128i) -> bool {
+    pub(super) fn narrow_band<const DEEP: bool>(
+        &mut self,
+        k: usize,
+        allow: __m128i,
+        from: usize,
+    ) -> bool {
         let old = self.bands[k];
         let next = _mm_and_si128(old, allow);
         if _mm_cmpneq_epi16_mask(next, old) == 0 {
@@ -158,7 +182,7 @@ impl State {
         }
         self.bands[k] = next;
         if DEEP {
-            return self.process_band::<DEEP>(k);
+            return self.process_band::<DEEP>(k, from);
         }
         self.dirty |= 1 << (BAND_BIT as usize + k);
         true

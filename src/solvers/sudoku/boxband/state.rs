@@ -97,7 +97,7 @@ impl State {
             if bands != 0 {
                 let k = bands.trailing_zeros() as usize;
                 self.dirty &= !(1 << (BAND_BIT as usize + k));
-                if !self.process_band::<DEEP>(k) {
+                if !self.process_band::<DEEP>(k, 0) {
                     return false;
                 }
                 continue;
@@ -107,7 +107,7 @@ impl State {
             }
             let b = self.dirty.trailing_zeros() as usize;
             self.dirty &= !(1 << b);
-            if !self.process_box::<DEEP>(b) {
+            if !self.process_box::<DEEP>(b, false) {
                 return false;
             }
         }
