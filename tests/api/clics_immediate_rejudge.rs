@@ -66,21 +66,17 @@ async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> V
 
 #[tokio::test]
 async fn an_immediate_rejudge_keeps_the_old_judgement_and_makes_a_new_one() {
-    let k = data_fix::start().await;
-    let (ids, first_judged) = data_fix::three_judged(&k).await;
+    // Three submissions judged, then the data fix, and the daemon started again on it at
+    // 10:05 on the contest clock.
+    let (ids, _, fix) = data_fix::judged_then_fixed(Some("2026-03-01T10:05:00Z")).await;
     let [right, fixed, zero] = ids;
-    let first: Vec<&str> = first_judged
-        .iter()
-        .map(|s| s["verdict"].as_str().unwrap())
-        .collect();
-    assert_eq!(first, ["AC", "WA", "WA"]);
     let data_fix::Fixed {
         dir,
         daemon: d,
         client: c,
         boss,
         alice,
-    } = data_fix::restart_fixed(k, Some("2026-03-01T10:05:00Z")).await;
+    } = fix;
     let clock = dir.path().join("clock.txt");
 
     // What the clients read before any rejudge: one current judgement each.

@@ -55,23 +55,17 @@ async fn feed_judgements(
 
 #[tokio::test]
 async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
-    let k = data_fix::start().await;
-    let (ids, first_judged) = data_fix::three_judged(&k).await;
+    // Three submissions judged, then the data fix, and the daemon started again on it at
+    // 10:05 on the contest clock.
+    let (ids, _, fix) = data_fix::judged_then_fixed(Some("2026-03-01T10:05:00Z")).await;
     let [right, fixed, zero] = ids;
-    let first: Vec<&str> = first_judged
-        .iter()
-        .map(|s| s["verdict"].as_str().unwrap())
-        .collect();
-    assert_eq!(first, ["AC", "WA", "WA"]);
-
-    // The data fix, and the daemon started again on it at 10:05 on the contest clock.
     let data_fix::Fixed {
         dir,
         daemon: d,
         client: c,
         boss,
         alice,
-    } = data_fix::restart_fixed(k, Some("2026-03-01T10:05:00Z")).await;
+    } = fix;
     let clock = dir.path().join("clock.txt");
     let (s, v) = post_as(
         &c,

@@ -91,23 +91,22 @@ async fn post(
 
 #[tokio::test]
 async fn a_rejudging_previews_the_data_fix_drops_without_change_and_applies_as_previewed() {
-    let k = data_fix::start().await;
-    let (ids, first_judged) = data_fix::three_judged(&k).await;
+    // Three submissions judged, then the data fix: test 03's answer was wrong; the daemon is
+    // started again on the new data.
+    let (ids, first_judged, fix) = data_fix::judged_then_fixed(None).await;
     let [right, fixed, _] = ids;
     let before: Vec<(Value, Value)> = first_judged
         .iter()
         .map(|s| (s["verdict"].clone(), s["score"].clone()))
         .collect();
     assert_eq!(verdicts(&before), ["AC", "WA", "WA"]);
-
-    // The data fix: test 03's answer was wrong; the daemon is started again on the new data.
     let data_fix::Fixed {
         dir: _dir,
         daemon: d,
         client: c,
         boss,
         alice,
-    } = data_fix::restart_fixed(k, None).await;
+    } = fix;
     let board = standings(&c, &d, &boss).await;
     assert_eq!(
         (
