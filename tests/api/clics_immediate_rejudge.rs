@@ -9,60 +9,11 @@
 //! per submission, whose verdict is the stored one.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::fixtures::accounts::{get_as, post_as};
-use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::data_fix;
-
-/// The feed's events as `token` reads it, after `since` when given.
-async fn feed(c: &reqwest::Client, d: &Daemon, token: &str, since: Option<&str>) -> Vec<Value> {
-    let mut url = "/clics/contests/cup/event-feed?stream=false".to_string();
-    if let Some(t) = since {
-        url += &format!("&since_token={t}");
-    }
-    let r = c.get(d.url(&url)).bearer_auth(token).send().await.unwrap();
-    assert_eq!(r.status(), 200);
-    let text = r.text().await.unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-/// The judgement events: (id, submission id, type, current).
-fn judgements(events: &[Value]) -> Vec<(String, String, String, bool)> {
-    events
-        .iter()
-        .filter(|e| e["type"] == "judgements")
-        .map(|e| {
-            let d = &e["data"];
-            assert_eq!(e["id"], d["id"], "{e}");
-            (
-                d["id"].as_str().unwrap().to_string(),
-                d["submission_id"].as_str().unwrap().to_string(),
-                d["judgement_type_id"].as_str().unwrap().to_string(),
-                d["current"].as_bool().unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn tokens(events: &[Value]) -> Vec<String> {
-    events
-        .iter()
-        .map(|e| e["token"].as_str().unwrap().to_string())
-        .collect()
-}
-
-async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> Vec<String> {
-    wait_done_as(c, d, Some(boss), ids, Duration::from_secs(120))
-        .await
-        .iter()
-        .map(|s| s["verdict"].as_str().unwrap().to_string())
-        .collect()
-}
+use crate::fixtures::data_fix::{self, feed, judgements, tokens, verdicts};
 
 #[tokio::test]
 async fn an_immediate_rejudge_keeps_the_old_judgement_and_makes_a_new_one() {

@@ -9,49 +9,10 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::fixtures::accounts::{get_as, post_as};
-use crate::fixtures::daemon::{wait_done_as, Daemon};
-use crate::fixtures::data_fix;
-
-async fn verdicts(c: &reqwest::Client, d: &Daemon, boss: &str, ids: &[i64]) -> Vec<String> {
-    wait_done_as(c, d, Some(boss), ids, Duration::from_secs(120))
-        .await
-        .iter()
-        .map(|s| s["verdict"].as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The judgement events of the feed as `token` reads it: (id, submission id, type, current).
-async fn feed_judgements(
-    c: &reqwest::Client,
-    d: &Daemon,
-    token: &str,
-) -> Vec<(String, String, String, bool)> {
-    let r = c
-        .get(d.url("/clics/contests/cup/event-feed?stream=false"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let text = r.text().await.unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .filter(|e| e["type"] == "judgements")
-        .map(|e| {
-            let d = &e["data"];
-            assert_eq!(e["id"], d["id"], "{e}");
-            (
-                d["id"].as_str().unwrap().to_string(),
-                d["submission_id"].as_str().unwrap().to_string(),
-                d["judgement_type_id"].as_str().unwrap().to_string(),
-                d["current"].as_bool().unwrap(),
-            )
-        })
-        .collect()
-}
+use crate::fixtures::data_fix::{self, feed, judgements, verdicts};
 
 #[tokio::test]
 async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
@@ -90,7 +51,7 @@ async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
     std::fs::write(&clock, "2026-03-01T10:06:00Z").unwrap();
     let s = |x: i64| x.to_string();
     let t = |x: &str| x.to_string();
-    let before = feed_judgements(&c, &d, &boss).await;
+    let before = judgements(&feed(&c, &d, &boss, None).await);
     assert_eq!(
         before,
         vec![
@@ -124,7 +85,7 @@ async fn an_applied_rejudging_makes_new_judgements_in_the_contest_api() {
         (new(fixed), s(fixed), t("AC"), true),
     ];
     for token in [&boss, &alice] {
-        assert_eq!(feed_judgements(&c, &d, token).await, expected);
+        assert_eq!(judgements(&feed(&c, &d, token, None).await), expected);
     }
 
     // The collection: old and new, one current per submission, the stored verdict.
