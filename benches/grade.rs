@@ -182,6 +182,7 @@ fn main() {
             output: &output,
             sources: &files,
             threshold: 50.0,
+            max_score: 100,
         }],
         None,
     )

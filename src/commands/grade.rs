@@ -334,6 +334,7 @@ fn write_report(
             output: &g.output,
             sources: &g.sources,
             threshold,
+            max_score: g.max_score,
         })
         .collect();
     let title = match plan {

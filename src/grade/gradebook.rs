@@ -47,8 +47,9 @@ pub struct Gradebook {
     pub lines: Vec<Line>,
 }
 
-/// `score` as a percentage of `max`, a problem's full score (0 when it has none above 0).
-fn share(score: i64, max: i64) -> f64 {
+/// `score` as a percentage of `max`, a problem's full score (0 when it has none above 0):
+/// what a score counts in the total, and where the report's score bars put it.
+pub fn share(score: i64, max: i64) -> f64 {
     if max > 0 {
         score as f64 * 100.0 / max as f64
     } else {

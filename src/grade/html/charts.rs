@@ -1,13 +1,15 @@
-//! The report's two charts as numbers the template draws: the class's scores by tenths
-//! (CSS bars) and the distribution of pairwise similarity as JPlag shows it (an inline SVG
-//! histogram with the class's bound and the fixed threshold marked).
+//! The report's two charts as numbers the template draws: the class's scores by tenths of
+//! the problem's full score (CSS bars) and the distribution of pairwise similarity as JPlag
+//! shows it (an inline SVG histogram with the class's bound and the fixed threshold marked).
 
+use crate::grade::gradebook::share;
 use crate::grade::row::Row;
 use crate::grade::similarity::Distribution;
 
 /// One bar of the score histogram.
 pub struct ScoreBar {
-    /// `0-9`, ..., `90-99`, `100`.
+    /// `0-9%`, ..., `90-99%`, `100%` of the full score; when that is not 100, with the
+    /// whole scores it holds (`90-99% (14 pts)` of 15), so a teacher reads points too.
     pub label: String,
     /// Students in it.
     pub count: usize,
@@ -15,25 +17,61 @@ pub struct ScoreBar {
     pub width: String,
 }
 
-/// The judged students' scores by tenths (`100` its own bar; a scoring problem's score below
-/// 0 in the first, above 100 in the last), `-` rows left out.
-pub fn score_bars(rows: &[Row]) -> Vec<ScoreBar> {
+/// The bar (0 to 10) of `score` out of `max`: its tenth of the share the gradebook counts,
+/// the full score its own bar, below 0 in the first, above the full score in the last.
+fn bar_of(score: i64, max: i64) -> usize {
+    (share(score, max) / 10.0).floor().clamp(0.0, 10.0) as usize
+}
+
+/// The whole scores out of `max` that fall in bar `i` (`"14"`, `"0-1"`; empty when none
+/// does), for a problem whose full score is not 100.
+fn points_of(i: usize, max: i64) -> String {
+    if max <= 0 {
+        return String::new();
+    }
+    let (lo, hi) = if i == 10 {
+        (max, max)
+    } else {
+        // score s is in bar i when i * max <= 10 s < (i + 1) * max.
+        let first = |k: i64| (k * max + 9).div_euclid(10);
+        (first(i as i64), first(i as i64 + 1) - 1)
+    };
+    match lo.cmp(&hi) {
+        std::cmp::Ordering::Less => format!("{lo}-{hi}"),
+        std::cmp::Ordering::Equal => format!("{lo}"),
+        std::cmp::Ordering::Greater => String::new(),
+    }
+}
+
+/// The judged students' scores by tenths of `max`, the problem's full score
+/// ([`crate::judge::max_score::max_score`]): the same share the gradebook counts, the full
+/// score its own bar, a score below 0 in the first and above the full score in the last;
+/// `-` rows left out.
+pub fn score_bars(rows: &[Row], max: i64) -> Vec<ScoreBar> {
     let mut counts = [0usize; 11];
     for row in rows.iter().filter(|r| r.verdict.is_some()) {
-        counts[(row.score.clamp(0, 100) / 10) as usize] += 1;
+        counts[bar_of(row.score, max)] += 1;
     }
     let most = counts.iter().copied().max().unwrap_or(0).max(1);
     counts
         .iter()
         .enumerate()
-        .map(|(i, &count)| ScoreBar {
-            label: if i == 10 {
-                "100".into()
+        .map(|(i, &count)| {
+            let tenth = if i == 10 {
+                "100%".to_string()
             } else {
-                format!("{}-{}", i * 10, i * 10 + 9)
-            },
-            count,
-            width: format!("{:.1}", count as f64 * 100.0 / most as f64),
+                format!("{}-{}%", i * 10, i * 10 + 9)
+            };
+            let points = points_of(i, max);
+            ScoreBar {
+                label: if max == 100 || points.is_empty() {
+                    tenth
+                } else {
+                    format!("{tenth} ({points} pts)")
+                },
+                count,
+                width: format!("{:.1}", count as f64 * 100.0 / most as f64),
+            }
         })
         .collect()
 }
@@ -161,11 +199,32 @@ mod tests {
             test_row("e", Some(Verdict::WA), -5),
             test_row("f", Some(Verdict::AC), 150),
         ];
-        let bars = score_bars(&rows);
+        let bars = score_bars(&rows, 100);
         assert_eq!(bars.len(), 11);
-        assert_eq!((bars[0].label.as_str(), bars[0].count), ("0-9", 3));
+        assert_eq!((bars[0].label.as_str(), bars[0].count), ("0-9%", 3));
         assert_eq!(bars[0].width, "100.0");
-        assert_eq!((bars[10].label.as_str(), bars[10].count), ("100", 2));
+        assert_eq!((bars[10].label.as_str(), bars[10].count), ("100%", 2));
+    }
+
+    #[test]
+    fn scores_fall_in_their_tenth_of_a_full_score_that_is_not_100() {
+        let rows = [
+            test_row("a", Some(Verdict::AC), 15),
+            test_row("b", Some(Verdict::WA), 14),
+            test_row("c", Some(Verdict::WA), 1),
+            test_row("d", Some(Verdict::WA), 2),
+            test_row("e", Some(Verdict::WA), -5),
+        ];
+        let bars = score_bars(&rows, 15);
+        let counts: Vec<usize> = bars.iter().map(|b| b.count).collect();
+        assert_eq!(counts, [2, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+        assert_eq!(bars[0].label, "0-9% (0-1 pts)");
+        assert_eq!(bars[1].label, "10-19% (2 pts)");
+        assert_eq!(bars[9].label, "90-99% (14 pts)");
+        assert_eq!(bars[10].label, "100% (15 pts)");
+        // Of 5, no whole score is 10-19%: the bar says no points.
+        assert_eq!(score_bars(&rows, 5)[1].label, "10-19%");
+        assert_eq!(score_bars(&rows, 5)[2].label, "20-29% (1 pts)");
     }
 
     #[test]

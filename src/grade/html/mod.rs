@@ -29,6 +29,9 @@ pub struct ProblemInput<'a> {
     pub sources: &'a [SourceFile],
     /// `--threshold`, in percent.
     pub threshold: f64,
+    /// The problem's full score ([`crate::judge::max_score::max_score`]): the score bars
+    /// are tenths of it, as the gradebook counts a score.
+    pub max_score: i64,
 }
 
 struct StudentView {
@@ -64,6 +67,7 @@ struct ProblemView {
     mean: String,
     median: String,
     scores: Vec<ScoreBar>,
+    max_score: i64,
     similarity: Option<SimilarityView>,
 }
 
@@ -170,7 +174,8 @@ fn problem_view(index: usize, input: &ProblemInput) -> ProblemView {
         verdicts: out.summary.verdicts.clone(),
         mean: number(out.summary.mean_score),
         median: number(out.summary.median_score),
-        scores: score_bars(&out.students),
+        scores: score_bars(&out.students, input.max_score),
+        max_score: input.max_score,
         similarity,
     }
 }
@@ -286,6 +291,7 @@ mod tests {
                 output: &output,
                 sources: &sources,
                 threshold: 50.0,
+                max_score: 100,
             }],
             None,
         )
