@@ -4,7 +4,10 @@
 //! `POST /api/contests/{id}/rejudge`, the jury's button) queues a judged submission again and
 //! its results go; these keep, in the rejudge's own transaction, the verdict and score it
 //! replaced and the contest-clock instant of the rejudge (`immediate_rejudges`, migrations
-//! sqlite/0019, postgres/0013), so the event feed stays a function of the records.
+//! sqlite/0019, postgres/0013), so the event feed stays a function of the records; since
+//! sqlite/0020, postgres/0014, triggers also keep the database's instants of the rejudge and
+//! of the new judging's end, so the feed can send the new judgement when it starts and again
+//! with its end time when it ends.
 //! Implemented for [`super::Store`] in `sql/judgings.rs`.
 
 use std::future::Future;
@@ -41,6 +44,13 @@ pub struct ImmediateRejudge {
     pub old_verdict: String,
     /// The score it replaced.
     pub old_score: Option<i64>,
+    /// The database's instant of the rejudge (RFC 3339; sqlite 0020, postgres 0014); `None`
+    /// for a record kept before.
+    pub queued_wall: Option<String>,
+    /// The database's instant the new judging ended (the submission done again), on the
+    /// clock of [`ImmediateRejudge::queued_wall`]; `None` while it runs and for a record kept
+    /// before sqlite 0020.
+    pub ended_wall: Option<String>,
 }
 
 /// Immediate rejudges that keep what they replace.

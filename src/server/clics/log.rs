@@ -55,6 +55,9 @@ const K_REVEALED: u8 = 8;
 const K_THAWED: u8 = 9;
 /// The judgements applied rejudgings made, at their apply instants ([`super::rejudged`]).
 const K_REJUDGED: u8 = 10;
+/// An immediate rejudge's new judgement again when its judging ended, after every
+/// judgement made at the rejudge's instant.
+const K_JUDGED_AGAIN: u8 = 11;
 
 impl Key {
     const fn at(t: i64, kind: u8, id: i64) -> Key {
@@ -412,8 +415,11 @@ pub fn build(i: &Inputs) -> Log {
                 // While a frozen board is not unfrozen, the public sees nothing past the
                 // end: the unfrozen judgements will be placed there.
                 let held_back = public && freeze.is_some() && !i.unfrozen;
+                // After an immediate rejudge's end event (kind K_JUDGED_AGAIN), the next
+                // change comes at a later instant, so its events follow that end.
+                let mut after: Option<i64> = None;
                 for (n, ch) in changes.iter().enumerate() {
-                    let t = ms(ch.at).max(jkey.t);
+                    let t = ms(ch.at).max(jkey.t).max(after.unwrap_or(i64::MIN));
                     if held_back && t >= end_ms {
                         break;
                     }
@@ -424,29 +430,49 @@ pub fn build(i: &Inputs) -> Log {
                         id: e.id,
                         sub,
                     };
-                    // The last change's result is the stored one, what the board shows; an
-                    // immediate rejudge still being judged holds the feed at its place.
-                    let result = match (n + 1 == changes.len(), now) {
-                        (false, _) => ch.new,
-                        (true, Some(now)) => now,
-                        (true, None) => {
+                    let next = Key {
+                        sub: sub + 1,
+                        ..key
+                    };
+                    // The last change's result is the stored one, what the board shows.
+                    let result = if n + 1 == changes.len() {
+                        now
+                    } else {
+                        Some(ch.new)
+                    };
+                    let Some(judging) = ch.judging else {
+                        // A rejudging, or an immediate rejudge kept before its times were:
+                        // one judgement, judged; one still being judged holds the feed here.
+                        let Some(result) = result else {
                             blocked = Some(blocked.map_or(key, |b| b.min(key)));
                             break;
-                        }
+                        };
+                        prev["current"] = serde_json::Value::Bool(false);
+                        push(key, "judgements", Some(prev_id), prev);
+                        let (id, data) = rejudged::made(&s, ch, result, start, c.format);
+                        push(next, "judgements", Some(id.clone()), data.clone());
+                        (prev_id, prev) = (id, data);
+                        continue;
                     };
+                    // An immediate rejudge: the new judgement when its judging starts, then
+                    // again when it ends; the feed holds between while it runs.
                     prev["current"] = serde_json::Value::Bool(false);
                     push(key, "judgements", Some(prev_id), prev);
-                    let (id, data) = rejudged::made(&s, ch, result, start, c.format);
-                    push(
-                        Key {
-                            sub: sub + 1,
-                            ..key
-                        },
-                        "judgements",
-                        Some(id.clone()),
-                        data.clone(),
-                    );
+                    let (id, data) = rejudged::started(&s, ch, start, c.format);
+                    push(next, "judgements", Some(id.clone()), data);
+                    let end = Key {
+                        kind: K_JUDGED_AGAIN,
+                        ..next
+                    };
+                    let Some(result) = result else {
+                        blocked = Some(blocked.map_or(end, |b| b.min(end)));
+                        break;
+                    };
+                    let took = judging.unwrap_or(SignedDuration::ZERO);
+                    let (id, data) = rejudged::ended(&s, ch, result, took, start, c.format);
+                    push(end, "judgements", Some(id.clone()), data.clone());
                     (prev_id, prev) = (id, data);
+                    after = Some(t.saturating_add(1));
                 }
             }
         }

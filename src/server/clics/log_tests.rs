@@ -208,6 +208,7 @@ fn change(rejudging: i64, at: &str, old: Verdict, new: Verdict) -> Change {
         at: t(at),
         old: (old, score(old)),
         new: (new, score(new)),
+        judging: None,
     }
 }
 
@@ -219,7 +220,11 @@ fn judgements(events: &[Event]) -> Vec<(String, String, String, bool)> {
             (
                 e.id.clone().unwrap(),
                 e.data["submission_id"].as_str().unwrap().to_string(),
-                e.data["judgement_type_id"].as_str().unwrap().to_string(),
+                // "" for a judgement in progress (no type yet).
+                e.data["judgement_type_id"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_string(),
                 e.data["current"].as_bool().unwrap(),
             )
         })
@@ -320,7 +325,8 @@ fn an_applied_rejudging_makes_new_judgements_that_supersede_the_old() {
 }
 
 #[test]
-fn an_immediate_rejudge_keeps_the_judgement_and_holds_the_feed_at_its_instant() {
+fn an_immediate_rejudge_kept_without_times_holds_the_feed_at_its_instant() {
+    // A record kept before sqlite 0020 (no times): shown as before, one judgement, judged.
     // Alice's WA at 10:00 was queued again at 11:00 (record 7); bob submitted at 11:30.
     let rejudged = HashMap::from([(
         1,
@@ -330,6 +336,7 @@ fn an_immediate_rejudge_keeps_the_judgement_and_holds_the_feed_at_its_instant() 
             at: t("2026-03-01T11:00:00Z"),
             old: (Verdict::WA, 0),
             new: (Verdict::WA, 0),
+            judging: None,
         }],
     )]);
     let bob = entry(2, "bob", "2026-03-01T11:30:00Z", Some(Verdict::WA));
@@ -360,4 +367,102 @@ fn an_immediate_rejudge_keeps_the_judgement_and_holds_the_feed_at_its_instant() 
             (s("2"), s("2"), s("WA"), true),
         ]
     );
+}
+
+/// An immediate rejudge (record `record`) at `at` of a WA, kept with its times: its new
+/// judging took `took` (`None`: still running).
+fn immediate(record: i64, at: &str, took: Option<i64>) -> Change {
+    Change {
+        rejudging: record,
+        kind: super::rejudged::Kind::Immediate,
+        at: t(at),
+        old: (Verdict::WA, 0),
+        new: (Verdict::WA, 0),
+        judging: Some(took.map(jiff::SignedDuration::from_secs)),
+    }
+}
+
+#[test]
+fn an_immediate_rejudges_judgement_starts_at_its_instant_and_ends_when_judged() {
+    // Alice's WA at 10:00 queued again at 11:00 (record 7); bob submitted at 11:30.
+    let bob = entry(2, "bob", "2026-03-01T11:30:00Z", Some(Verdict::WA));
+    let later = t("2026-03-01T12:00:00Z");
+    let s = |x: &str| x.to_string();
+    let running = HashMap::from([(1, vec![immediate(7, "2026-03-01T11:00:00Z", None)])]);
+    let judging = [entry(1, "alice", "2026-03-01T10:00:00Z", None), bob.clone()];
+    let pending = log_rejudged(&judging, &running, false, Audience::Admin);
+    let shown = pending.visible(later);
+    // While it runs: the old judgement no longer current, the new one started, no end, no
+    // verdict; the feed holds after it (bob's submission waits).
+    assert_eq!(
+        judgements(shown),
+        vec![
+            // The first judgement's own event no longer current either (as for a
+            // rejudging), at the place a reader read it.
+            (s("1"), s("1"), s("WA"), false),
+            (s("1"), s("1"), s("WA"), false),
+            (s("1-j7"), s("1"), s(""), true),
+        ]
+    );
+    let new = shown.last().unwrap();
+    assert_eq!(new.data["start_time"], "2026-03-01T11:00:00.000Z");
+    assert_eq!(new.data["end_time"], Value::Null);
+    assert_eq!(new.data["end_contest_time"], Value::Null);
+    assert!(shown
+        .iter()
+        .all(|e| e.kind != "submissions" || e.id != Some(s("2"))));
+
+    // Judged again (AC) in 3 s: the same judgement with its end and verdict, only after
+    // what was shown, then bob.
+    let done = HashMap::from([(1, vec![immediate(7, "2026-03-01T11:00:00Z", Some(3))])]);
+    let judged = [
+        entry(1, "alice", "2026-03-01T10:00:00Z", Some(Verdict::AC)),
+        bob,
+    ];
+    let all = log_rejudged(&judged, &done, false, Audience::Admin);
+    let all = all.visible(later);
+    assert_eq!(tokens(&all[..shown.len()]), tokens(shown));
+    assert_eq!(
+        judgements(&all[shown.len()..]),
+        vec![
+            (s("1-j7"), s("1"), s("AC"), true),
+            (s("2"), s("2"), s("WA"), true),
+        ]
+    );
+    let end = &all[shown.len()];
+    assert_eq!(end.data["start_time"], "2026-03-01T11:00:00.000Z");
+    assert_eq!(end.data["end_time"], "2026-03-01T11:00:03.000Z");
+    assert_eq!(end.data["end_contest_time"], "2:00:03.000");
+}
+
+#[test]
+fn a_second_immediate_rejudge_at_the_same_instant_follows_the_first_ones_end() {
+    // A contest clock that stood still: two rejudges of alice's submission at 11:00.
+    let changes = vec![
+        immediate(7, "2026-03-01T11:00:00Z", Some(2)),
+        immediate(8, "2026-03-01T11:00:00Z", Some(1)),
+    ];
+    let judged = [entry(1, "alice", "2026-03-01T10:00:00Z", Some(Verdict::AC))];
+    let log = log_rejudged(
+        &judged,
+        &HashMap::from([(1, changes)]),
+        false,
+        Audience::Admin,
+    );
+    let events = log.visible(t("2026-03-01T12:00:00Z"));
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        judgements(events),
+        vec![
+            (s("1"), s("1"), s("WA"), false),
+            (s("1"), s("1"), s("WA"), false),
+            (s("1-j7"), s("1"), s(""), true),
+            (s("1-j7"), s("1"), s("WA"), true),
+            (s("1-j7"), s("1"), s("WA"), false),
+            (s("1-j8"), s("1"), s(""), true),
+            (s("1-j8"), s("1"), s("AC"), true),
+        ]
+    );
+    let keys: Vec<Key> = events.iter().map(|e| e.key).collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
 }

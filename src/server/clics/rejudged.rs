@@ -3,8 +3,13 @@
 //! submission a new judgement that supersedes the old one: the old judgement stays, updated
 //! to `current: false`, and the new one, with an id of its own, is `current: true`; at most
 //! one judgement per submission is current. A rejudging that changes nothing makes no
-//! judgement; an immediate rejudge always does (the submission was judged again), placed at
-//! the rejudge's instant and, while the new judging runs, holding the feed there.
+//! judgement; an immediate rejudge always does (the submission was judged again). Its new
+//! judgement is sent when the new judging starts, at the rejudge's instant (no end, no
+//! verdict: CLICS's judgement in progress, as DOMjudge serves it), and again when it ends,
+//! with its verdict and its end time (the rejudge's instant plus the judging's duration, both
+//! measured on the database's clock, sqlite 0020); the feed holds right after the start while
+//! the judging runs, as it holds at a first judging. A record kept before sqlite 0020 has no
+//! times: its judgement is sent once, judged, at the rejudge's instant.
 //!
 //! Where they go in the log ([`super::log`]): at the rejudging's apply instant on the
 //! contest clock, never before the judgement they supersede; the public's feed shows them
@@ -49,6 +54,10 @@ pub struct Change {
     /// The verdict and score after (an immediate rejudge: the next change's `old`; the last
     /// change's is the submission's stored result, read by the log).
     pub new: (Verdict, i64),
+    /// An immediate rejudge's new judging, when its record keeps the times (sqlite 0020):
+    /// `Some(None)` while it runs, `Some(Some(d))` once it took `d`; `None` for a rejudging
+    /// and an older record (sent once, judged).
+    pub judging: Option<Option<SignedDuration>>,
 }
 
 /// The store's rows (applied rejudgings' changes, immediate rejudges) as changes by
@@ -73,6 +82,7 @@ pub fn by_submission(
                 at,
                 old: (old, score(r.old_score)),
                 new: (new, score(r.score)),
+                judging: None,
             }),
             _ => tracing::warn!(
                 submission = r.submission_id,
@@ -92,6 +102,7 @@ pub fn by_submission(
                     at,
                     old,
                     new: old,
+                    judging: judging_of(r),
                 });
             }
             _ => tracing::warn!(
@@ -111,6 +122,20 @@ pub fn by_submission(
         }
     }
     out
+}
+
+/// How long an immediate rejudge's new judging took, from its record's instants (see
+/// [`Change::judging`]); an end that does not parse or comes before the start counts as
+/// none (the judgement then ends at its start).
+fn judging_of(r: &ImmediateRejudge) -> Option<Option<SignedDuration>> {
+    let queued = r.queued_wall.as_deref()?.parse::<Timestamp>().ok()?;
+    let Some(ended) = r.ended_wall.as_deref() else {
+        return Some(None);
+    };
+    let took = ended
+        .parse::<Timestamp>()
+        .map_or(SignedDuration::ZERO, |e| queued.duration_until(e));
+    Some(Some(took.max(SignedDuration::ZERO)))
 }
 
 /// The id of the judgement `change` made for submission `submission`.
@@ -147,5 +172,43 @@ pub fn made(
     let mut v = first(&when, result, format, true);
     v["id"] = json!(id);
     v["submission_id"] = json!(s.id.to_string());
+    (id, v)
+}
+
+/// The judgement an immediate rejudge's new judging makes when it starts ([`made`] without
+/// its end: `judgement_type_id`, `end_time` and `end_contest_time` null, and no score yet).
+pub fn started(
+    s: &SubmissionInfo,
+    change: &Change,
+    contest_start: Timestamp,
+    format: Format,
+) -> (String, Value) {
+    let (id, mut v) = made(s, change, change.old, contest_start, format);
+    for field in ["judgement_type_id", "end_time", "end_contest_time"] {
+        v[field] = Value::Null;
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.remove("score");
+    }
+    (id, v)
+}
+
+/// The same judgement when its judging ended after `took`: its verdict and score `result`,
+/// and its end `took` after its start.
+pub fn ended(
+    s: &SubmissionInfo,
+    change: &Change,
+    result: (Verdict, i64),
+    took: SignedDuration,
+    contest_start: Timestamp,
+    format: Format,
+) -> (String, Value) {
+    let (id, mut v) = made(s, change, result, contest_start, format);
+    let start = change.at.max(s.at);
+    let end = start.checked_add(took).unwrap_or(start);
+    v["end_time"] = json!(mapping::time(end));
+    v["end_contest_time"] = json!(mapping::reltime(
+        contest_start.duration_until(end).max(SignedDuration::ZERO)
+    ));
     (id, v)
 }

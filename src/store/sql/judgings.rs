@@ -14,7 +14,8 @@ use crate::store::{Store, StoreError};
 use super::contests::rejudge_problem;
 use super::queue::rejudge_one;
 
-const LIST: &str = "SELECT id, submission_id, clock, old_verdict, old_score
+const LIST: &str =
+    "SELECT id, submission_id, clock, old_verdict, old_score, queued_wall, ended_wall
      FROM immediate_rejudges WHERE contest = $1 ORDER BY clock, id";
 
 impl JudgingStore for Store {

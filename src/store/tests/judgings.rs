@@ -103,3 +103,54 @@ async fn an_immediate_rejudge_keeps_a_judged_contest_submissions_result(b: &Back
     assert_eq!(s.immediate_rejudges("spring").await.unwrap().len(), 2);
     assert!(s.immediate_rejudges("autumn").await.unwrap().is_empty());
 }
+
+both!(an_immediate_rejudge_keeps_when_its_new_judging_started_and_ended,);
+
+async fn an_immediate_rejudge_keeps_when_its_new_judging_started_and_ended(b: &Backend) {
+    let s = b.open().await;
+    let alice = contestants(&s, &["alice"]).await[0];
+    let enqueued = s
+        .enqueue_contest(NewContestSubmission {
+            submission: submission(alice),
+            contest: "spring".into(),
+            label: "A".into(),
+            at: at(60),
+            rate: None,
+            max_queued: 100,
+            max_per_user: None,
+            register: true,
+        })
+        .await
+        .unwrap();
+    let ContestEnqueue::Stored(id) = enqueued else {
+        panic!("{enqueued:?}")
+    };
+    judge(&s, id, Verdict::WA).await;
+    let wall = |w: &Option<String>| w.as_deref().map(|w| w.parse::<Timestamp>().unwrap());
+    s.rejudge_kept(id, at(600)).await.unwrap();
+    let rows = s.immediate_rejudges("spring").await.unwrap();
+    let queued = wall(&rows[0].queued_wall).expect("the rejudge's instant");
+    assert_eq!(rows[0].ended_wall, None, "judging again");
+    // A claim and a release (shutdown) do not end it; the stored result does.
+    let claimed = s.claim("w0").await.unwrap().unwrap();
+    s.release(id, claimed.attempt).await.unwrap();
+    assert_eq!(
+        s.immediate_rejudges("spring").await.unwrap()[0].ended_wall,
+        None
+    );
+    judge(&s, id, Verdict::AC).await;
+    let rows = s.immediate_rejudges("spring").await.unwrap();
+    let ended = wall(&rows[0].ended_wall).expect("the end of the new judging");
+    assert!(ended >= queued, "{ended} before {queued}");
+
+    // A second rejudge: the first keeps its end, the second runs.
+    s.rejudge_label_kept("spring", "A", at(900)).await.unwrap();
+    let rows = s.immediate_rejudges("spring").await.unwrap();
+    assert_eq!(wall(&rows[0].ended_wall), Some(ended));
+    assert!(wall(&rows[1].queued_wall).unwrap() >= ended);
+    assert_eq!(rows[1].ended_wall, None);
+    judge(&s, id, Verdict::WA).await;
+    let rows = s.immediate_rejudges("spring").await.unwrap();
+    assert_eq!(wall(&rows[0].ended_wall), Some(ended));
+    assert!(wall(&rows[1].ended_wall).is_some());
+}
