@@ -1,6 +1,7 @@
 //! The jury's contests made and edited while the judge runs: `POST /api/contests`,
-//! `PATCH /api/contests/{id}`, `GET /api/contests/{id}/definition`. Thin: the rules are in
-//! [`super::services::contests::defs`], which the admin page calls too.
+//! `PATCH /api/contests/{id}`, `GET /api/contests/{id}/definition`,
+//! `DELETE /api/contests/{id}`. Thin: the rules are in [`super::services::contests::defs`]
+//! and [`super::services::contests::removal`], which the admin page calls too.
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -12,6 +13,7 @@ use crate::contest::definition::ContestDefinition;
 
 use super::error::{ApiResult, ErrorBody};
 use super::services::contests::defs::{self, DefinitionView};
+use super::services::contests::removal;
 use super::state::AppState;
 
 /// Makes a contest (admins): stored in the database, served by every node from the next
@@ -87,4 +89,26 @@ pub async fn definition(
     Path(id): Path<String>,
 ) -> ApiResult<Json<DefinitionView>> {
     Ok(Json(defs::definition(&state, &caller, &id)?))
+}
+
+/// Deletes a contest made at runtime that has no submission yet (admins): a mistake fixed
+/// before anyone used it. Its registrations, clarifications, balloon marks and rejudgings go
+/// with it; every node stops serving it from the next request on.
+#[utoipa::path(delete, path = "/api/contests/{id}", operation_id = "delete_contest", tag = "contests",
+    params(("id" = String, Path, description = "contest id", example = "practice")),
+    responses(
+        (status = 204, description = "deleted"),
+        (status = 401, description = "sign in first", body = ErrorBody),
+        (status = 403, description = "admins only; or a contest file's contest (the file wins: remove the file)", body = ErrorBody),
+        (status = 404, description = "no such contest", body = ErrorBody),
+        (status = 409, description = "conflict: it has submissions (it keeps them; end it sooner instead)", body = ErrorBody),
+    ),
+    security((), ("bearer" = [])))]
+pub async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> ApiResult<StatusCode> {
+    removal::delete(&state, &caller, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -102,7 +102,9 @@ fn routes() -> Vec<(&'static str, MethodRouter<AppState>)> {
         ),
         (
             "/api/contests/{id}",
-            get(api_contests::get).patch(api_contest_defs::edit),
+            get(api_contests::get)
+                .patch(api_contest_defs::edit)
+                .delete(api_contest_defs::delete),
         ),
         (
             "/api/contests/{id}/definition",

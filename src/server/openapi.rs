@@ -58,6 +58,7 @@ impl Modify for BearerAuth {
         super::api_contest_defs::create,
         super::api_contest_defs::edit,
         super::api_contest_defs::definition,
+        super::api_contest_defs::delete,
         api_contests::get,
         api_contests::start,
         api_contests::submit,

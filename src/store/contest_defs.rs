@@ -17,7 +17,7 @@ pub struct StoredContest {
     pub id: String,
     /// The text of a contest file.
     pub definition: String,
-    /// 1 when made, one more with each edit.
+    /// 1 when made, one more with each edit (and each deletion and making again).
     pub revision: u64,
 }
 
@@ -35,15 +35,17 @@ pub enum DefWrite {
 
 /// The stored contest definitions.
 pub trait ContestDefStore: Send + Sync + 'static {
-    /// A number that moves with every create and edit (the sum of the revisions): what each
-    /// node compares with its copy's before serving a request.
+    /// A number that grows with every create, edit and delete (the sum of the revisions,
+    /// tombstones' included): what each node compares with its copy's before serving a
+    /// request.
     fn defs_version(&self) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
-    /// Every stored contest, by id.
+    /// Every stored contest, by id, tombstones included (a deleted contest: its definition
+    /// [`super::contest_removal::TOMBSTONE`]; its revision counts in the version).
     fn contest_defs(&self) -> impl Future<Output = Result<Vec<StoredContest>, StoreError>> + Send;
 
-    /// Stores a new contest unless `id` is taken ([`DefWrite::Missing`]) or `max` contests
-    /// are stored already (`None` then).
+    /// Stores a new contest (over a deleted one's tombstone, its revision raised) unless `id`
+    /// is taken ([`DefWrite::Missing`]) or `max` contests are stored already (`None` then).
     fn create_contest_def(
         &self,
         id: &str,

@@ -29,6 +29,8 @@
 //! - `tests/`: the store's tests, each run on SQLite and on a throwaway PostgreSQL (`both!`).
 //! - Migrations: `migrations/sqlite/` and `migrations/postgres/`.
 //! - [`balloons`]: [`BalloonStore`], the jury's "delivered" marks on balloons.
+//! - [`contest_removal`]: [`ContestRemovalStore`], deleting a contest made at runtime that
+//!   has no submission (a tombstone keeps the definitions' version growing).
 //! - [`groups`]: [`GroupStore`], roster groups (contests listing `group:NAME`), and a
 //!   contest's counters row made before its first board.
 //! - [`judgements`]: [`JudgementStore`], what applied rejudgings changed, for the Contest
@@ -42,6 +44,7 @@ pub mod accounts;
 pub mod any;
 pub mod balloons;
 pub mod contest_defs;
+pub mod contest_removal;
 mod contest_rows;
 pub mod contests;
 mod dialect;
@@ -71,6 +74,7 @@ pub use accounts::{AccountStore, Credentials, NewUser, TokenKind, User};
 pub use any::{Store, StoreNode};
 pub use balloons::BalloonStore;
 pub use contest_defs::{ContestDefStore, DefWrite, StoredContest};
+pub use contest_removal::{ContestRemovalStore, DefDelete};
 pub use contests::{
     BoardData, BoardEntry, Clarification, ClarificationAdded, ClarificationPage, ContestEnqueue,
     ContestState, ContestStore, NewClarification, NewContestSubmission, Participant, RejudgeCount,

@@ -3,7 +3,8 @@
 //! groups, languages, rate). The form is turned into a [`ContestDefinition`] and handed to
 //! the service the API calls ([`defs`]), so the same checks and history rules apply; every
 //! field at fault is shown beside its input. A contest read from a file is shown, not
-//! edited: the page says the file wins and names it.
+//! edited: the page says the file wins and names it. `/admin/contests/{id}/delete` deletes
+//! one made here that nobody used yet (the API's rule, [`removal`]).
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -17,7 +18,7 @@ use crate::contest::definition::{
     ContestDefinition, ProblemDefinition, RateDefinition, TimingDefinition,
 };
 use crate::contest::FieldError;
-use crate::server::services::contests::defs;
+use crate::server::services::contests::{defs, removal};
 use crate::server::{ApiError, AppState};
 
 use super::page::{allow, render_with, see_other, Nav, Visitor, WebError, WebResult};
@@ -370,5 +371,36 @@ pub async fn update(
             ))
         }
         Err(e) => refused(nav, Some(id), form, e),
+    }
+}
+
+/// Deletes contest `id` (made here, nobody used it yet: no submission); to the admin page
+/// when deleted, else back to its form with the reason (it has submissions; a file's).
+pub async fn delete(
+    State(state): State<AppState>,
+    Visitor { caller, nav }: Visitor,
+    Path(id): Path<String>,
+) -> WebResult<Response> {
+    let here = format!("/admin/contests/{id}/edit");
+    let nav = admin_nav(&caller, nav, &here)?;
+    match removal::delete(&state, &caller, &id).await {
+        Ok(()) => Ok(see_other("/admin")),
+        Err(e @ (ApiError::Conflict(_) | ApiError::Forbidden(_))) => {
+            let view =
+                defs::definition(&state, &caller, &id).map_err(|e| WebError::api(&nav, e))?;
+            let (status, _) = e.status_and_code();
+            let form = ContestForm::of(&view.definition);
+            let why = Some(e.to_string());
+            Ok(page(
+                status,
+                nav,
+                Some(id),
+                view.path,
+                form,
+                Vec::new(),
+                why,
+            ))
+        }
+        Err(e) => Err(WebError::api(&nav, e)),
     }
 }

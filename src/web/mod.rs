@@ -104,6 +104,7 @@ pub fn routes() -> Router<AppState> {
             "/admin/contests/{id}/edit",
             get(contest_admin::edit).post(contest_admin::update),
         )
+        .route("/admin/contests/{id}/delete", post(contest_admin::delete))
         .route("/admin/users", post(admin::add))
         .route("/admin/users/import", post(admin::import))
         .route("/admin/problems", post(admin_packages::add))

@@ -31,6 +31,7 @@ mod api_verdicts;
 mod clics_feed;
 mod clics_immediate_rejudge;
 mod clics_rejudged;
+mod contest_delete;
 mod contest_edits;
 mod contest_rules;
 mod contest_views;

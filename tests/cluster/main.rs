@@ -8,6 +8,7 @@
 mod fixtures;
 
 mod node_daemons;
+mod postgres_contest_delete;
 mod postgres_contest_edits;
 mod postgres_contests;
 mod postgres_data;

@@ -2,7 +2,9 @@
 //! real Chromium: the form refuses what is wrong field by field, beside each input, and
 //! stores nothing; once made, a contestant in another browser session sees it on the
 //! contests list and opens it without a restart; a contest read from a file shows its path
-//! and no form (the file wins). Screenshots in `target/screenshots/contest-admin-*.png`.
+//! and no form (the file wins). The jury then deletes the contest it made, nobody having
+//! submitted to it (issue 37's brief, point 3): back on the admin page, and the contestant's
+//! list no longer has it. Screenshots in `target/screenshots/contest-admin-*.png`.
 
 use std::time::Duration;
 
@@ -45,11 +47,15 @@ async fn the_jury_makes_a_contest_on_the_admin_page_and_a_contestant_sees_it_at_
         notice.contains("cup.toml") && notice.contains("the file wins"),
         "{notice}"
     );
-    assert!(jury
-        .client
-        .find(fantoccini::Locator::Css("#save"))
-        .await
-        .is_err());
+    for absent in ["#save", "#delete"] {
+        assert!(
+            jury.client
+                .find(fantoccini::Locator::Css(absent))
+                .await
+                .is_err(),
+            "{absent}"
+        );
+    }
     jury.screenshot("contest-admin-file").await;
 
     // A form with faults: each is shown beside its field, nothing stored.
@@ -128,6 +134,19 @@ async fn the_jury_makes_a_contest_on_the_admin_page_and_a_contestant_sees_it_at_
         .await
         .unwrap();
     assert_eq!(title.as_deref(), Some("Night cup"));
+
+    // Nobody submitted to it: the jury deletes it, and the contestant no longer sees it.
+    jury.click_and_load("#delete").await;
+    assert_eq!(jury.path().await, "/admin", "{}", jury.body().await);
+    contestant.open(&format!("{base}/contests")).await;
+    let list = contestant.body().await;
+    assert!(
+        list.contains("Autumn cup") && !list.contains("Night cup"),
+        "{list}"
+    );
+    jury.open(&format!("{base}/admin/contests/night/edit"))
+        .await;
+    assert!(jury.body().await.contains("no contest"), "gone");
     jury.close().await;
     contestant.close().await;
 }

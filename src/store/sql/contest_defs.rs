@@ -8,20 +8,27 @@ use crate::store::contests::db_time;
 use crate::store::dialect::Dialect;
 use crate::store::{Store, StoreError};
 
-/// The sum of the revisions (moves with every create and edit: nothing is deleted).
+/// The sum of the revisions (moves with every create, edit and delete: a deleted contest's
+/// row stays, a tombstone with its revision raised, [`crate::store::contest_removal`]).
 const VERSION: &str = "SELECT CAST(COALESCE(SUM(revision), 0) AS BIGINT) FROM contest_defs";
 
 const ALL: &str = "SELECT id, definition, revision FROM contest_defs ORDER BY id";
 
-const COUNT: &str = "SELECT COUNT(*) FROM contest_defs";
+/// The stored contests, tombstones left out.
+const COUNT: &str = "SELECT COUNT(*) FROM contest_defs WHERE definition <> ''";
 
+/// A new contest, or one made again over its tombstone (its revision raised, never back to
+/// 1, so the version keeps growing); nothing over a live contest.
 const CREATE: &str = "INSERT INTO contest_defs (id, definition, revision, created_at, updated_at)
- VALUES ($1, $2, 1, $3, $3) ON CONFLICT (id) DO NOTHING";
+ VALUES ($1, $2, 1, $3, $3) ON CONFLICT (id) DO UPDATE SET definition = excluded.definition,
+ revision = contest_defs.revision + 1, created_at = excluded.created_at,
+ updated_at = excluded.updated_at WHERE contest_defs.definition = ''
+ RETURNING revision";
 
 const UPDATE: &str = "UPDATE contest_defs SET definition = $2, revision = revision + 1,
- updated_at = $4 WHERE id = $1 AND revision = $3";
+ updated_at = $4 WHERE id = $1 AND revision = $3 AND definition <> ''";
 
-const REVISION: &str = "SELECT revision FROM contest_defs WHERE id = $1";
+const REVISION: &str = "SELECT revision FROM contest_defs WHERE id = $1 AND definition <> ''";
 
 const MOVE_BOARD: &str = "INSERT INTO contest_state (contest, version) VALUES ($1, 1)
  ON CONFLICT (contest) DO UPDATE SET version = contest_state.version + 1";
@@ -65,20 +72,19 @@ impl ContestDefStore for Store {
                 tx.rollback().await?;
                 return Ok(None);
             }
-            let made = sqlx::query(CREATE)
+            let made: Option<i64> = sqlx::query_scalar(CREATE)
                 .bind(id)
                 .bind(definition)
                 .bind(db_time(at))
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if made == 0 {
+                .fetch_optional(&mut *tx)
+                .await?;
+            let Some(revision) = made else {
                 tx.rollback().await?;
                 return Ok(Some(DefWrite::Missing));
-            }
+            };
             sqlx::query(MOVE_BOARD).bind(id).execute(&mut *tx).await?;
             tx.commit().await?;
-            Ok(Some(DefWrite::Stored(1)))
+            Ok(Some(DefWrite::Stored(u64::try_from(revision).unwrap_or(1))))
         })
     }
 

@@ -6,6 +6,7 @@
 
 mod accounts;
 mod contest_defs;
+mod contest_removal;
 mod contests;
 mod fair_claim;
 mod gauges;

@@ -4,6 +4,7 @@
 mod accounts;
 mod backends;
 mod balloons;
+mod contest_removal;
 mod contests;
 mod data;
 mod fair;

@@ -17,6 +17,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::contest::{self, edit, Contest};
 use crate::server::state::AppState;
+use crate::store::contest_removal::TOMBSTONE;
 use crate::store::{ContestDefStore, Store, StoreError};
 use crate::worker::Problems;
 
@@ -63,7 +64,8 @@ pub async fn load_database(
         return Ok(());
     }
     let mut read = SourceRead::default();
-    for s in stored {
+    // A deleted contest's tombstone counts in the version, and is not served.
+    for s in stored.into_iter().filter(|s| s.definition != TOMBSTONE) {
         let loaded = Contest::from_text(&s.id, &database_origin(&s.id), &s.definition)
             .map_err(|errors| {
                 errors

@@ -137,7 +137,7 @@ pub async fn create(
     let c = check(state, &id, &definition)?;
     taken(state, &id)?;
     let now = state.contests.now();
-    match state
+    let revision = match state
         .store
         .create_contest_def(&id, &definition.to_toml(), now, MAX_STORED_CONTESTS)
         .await?
@@ -147,16 +147,16 @@ pub async fn create(
                 "the database holds {MAX_STORED_CONTESTS} contests already, the most it keeps"
             )))
         }
-        Some(DefWrite::Stored(_)) => {}
+        Some(DefWrite::Stored(revision)) => revision,
         Some(_) => {
             return Err(ApiError::IdTaken(format!(
                 "contest {id:?} exists already: edit it (PATCH /api/contests/{id})"
             )))
         }
-    }
-    tracing::info!(contest = %id, "contest made at runtime");
+    };
+    tracing::info!(contest = %id, revision, "contest made at runtime");
     catalog::reload_database(state).await?;
-    Ok(view(&c, &Origin::Database { revision: 1 }))
+    Ok(view(&c, &Origin::Database { revision }))
 }
 
 /// 409 when `id` is a served contest's, saying which.

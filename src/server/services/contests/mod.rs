@@ -12,6 +12,8 @@
 //!   CSV, unfreeze, the contest-wide rejudge.
 //! - [`defs`]: contests made and edited at runtime (the admin page, `POST /api/contests`,
 //!   `PATCH /api/contests/{id}`), checked, refused when an edit would rewrite history.
+//! - [`removal`]: deleting a contest made at runtime nobody used yet
+//!   (`DELETE /api/contests/{id}`).
 //! - [`catalog`]: keeping the node's contests current: the database's read again when their
 //!   version moves (checked per request), the files when they change on disk (polled).
 //! - [`clarify`]: questions, answers and announcements.
@@ -46,6 +48,7 @@ pub mod loaded;
 pub mod notices;
 pub mod outside;
 pub mod rejudgings;
+pub mod removal;
 pub mod state_reads;
 pub mod submit;
 pub mod view;
