@@ -6,6 +6,7 @@
 use std::arch::x86_64::*;
 
 use super::layout::{lane, ARRANGEMENTS, OPEN_BAND, OPEN_BOX};
+use super::simd::Simd;
 use crate::solvers::sudoku::Grid;
 
 /// Bits 0..9 of [`State::dirty`]: the boxes; bits 9..15: the bands.
@@ -89,15 +90,14 @@ impl State {
     /// a box or band narrowed on the way is processed at once, depth first, so that a
     /// contradiction ends the work sooner (the search's choice); without, it is queued
     /// (cheaper for the first propagation from the givens, where everything is dirty).
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-    #[inline]
-    pub(super) fn propagate<const DEEP: bool>(&mut self) -> bool {
+    #[inline(always)]
+    pub(super) unsafe fn propagate<S: Simd, const DEEP: bool>(&mut self) -> bool {
         loop {
             let bands = self.dirty >> BAND_BIT;
             if bands != 0 {
                 let k = bands.trailing_zeros() as usize;
                 self.dirty &= !(1 << (BAND_BIT as usize + k));
-                if !self.process_band::<DEEP>(k, 0) {
+                if !S::process_band::<DEEP>(self, k, 0) {
                     return false;
                 }
                 continue;
@@ -107,16 +107,15 @@ impl State {
             }
             let b = self.dirty.trailing_zeros() as usize;
             self.dirty &= !(1 << b);
-            if !self.process_box::<DEEP>(b, false) {
+            if !S::process_box::<DEEP>(self, b, false) {
                 return false;
             }
         }
     }
 
     /// The grid of a solved state (every cell down to one digit).
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-    #[inline]
-    pub(super) fn grid(&self) -> Grid {
+    #[inline(always)]
+    pub(super) unsafe fn grid(&self) -> Grid {
         let mut grid = [0u8; 81];
         for (b, &x) in self.boxes.iter().enumerate() {
             let rows = [
