@@ -6,11 +6,11 @@
 
 use std::arch::x86_64::*;
 
+use super::counter::Counter;
 use super::layout::{
     lanes, ARRANGEMENT_TRIAD, BAND_FROM_BOX, BOX_FROM_TRIADS, OTHER_LINES, TRIAD_FROM_BAND,
     UNUSED_TRIADS,
 };
-use super::search::Counter;
 use super::simd::{entry_points, Simd};
 use super::state::State;
 

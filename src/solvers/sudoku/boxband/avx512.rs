@@ -4,11 +4,11 @@
 
 use std::arch::x86_64::*;
 
+use super::counter::Counter;
 use super::layout::{
     ARRANGEMENT_TRIAD, BAND_FROM_BOX, BOX_FROM_TRIADS, OTHER_LINES, ROW_TRIAD_MASK,
     TRIAD_FROM_BAND, UNUSED_TRIADS,
 };
-use super::search::Counter;
 use super::simd::{entry_points, Simd};
 use super::state::State;
 

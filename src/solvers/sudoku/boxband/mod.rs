@@ -11,16 +11,19 @@
 //! - `layout.rs`: what sits in which lane, and the index tables;
 //! - `simd.rs`: the operations the core needs, a trait; `avx512.rs` and `avx2.rs` its two
 //!   implementations, each with its `#[target_feature]` entry points;
-//! - `state.rs`: the state, its set-up from the givens and the propagation worklist;
+//! - `state.rs`: the state and its set-up from the givens;
+//! - `propagate.rs`: the propagation, from a worklist or depth first;
 //! - `boxes.rs`: one box's reasoning and what it tells its bands;
 //! - `bands.rs`: one band's reasoning and what it tells its boxes;
-//! - `search.rs`: the branching.
+//! - `search.rs`: the branching; `counter.rs`: what it counts and keeps.
 
 mod avx2;
 mod avx512;
 mod bands;
 mod boxes;
+mod counter;
 mod layout;
+mod propagate;
 mod search;
 mod simd;
 mod state;
@@ -32,7 +35,7 @@ use std::sync::OnceLock;
 use super::Grid;
 use avx2::Avx2;
 use avx512::Avx512;
-use search::Counter;
+use counter::Counter;
 use simd::Simd;
 use state::State;
 

@@ -4,26 +4,12 @@
 
 use std::arch::x86_64::*;
 
+use super::counter::Counter;
 use super::simd::Simd;
 use super::state::{State, BAND_BIT};
-use crate::solvers::sudoku::Grid;
 
 /// Bit 0 of each of a band's six arrangement lanes.
 const ARRANGEMENT_LANES: u128 = 0x0001_0001_0001_0001_0001_0001;
-
-/// Search bookkeeping: solutions counted so far, the first one, and when to stop.
-pub(super) struct Counter {
-    /// Stop once this many solutions are counted.
-    pub(super) limit: usize,
-    /// Whether the caller wants the first solution's grid (counting alone does not).
-    pub(super) want_grid: bool,
-    /// Solutions counted so far.
-    pub(super) count: usize,
-    /// The first solution found, when `want_grid`.
-    pub(super) first: Option<Grid>,
-    /// Branch nodes visited (each tries one arrangement, then the others).
-    pub(super) guesses: usize,
-}
 
 /// A band's lanes as one 128-bit integer (lane `k` at bits `16 * k`).
 #[inline(always)]

@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::{__m128i, __m256i};
 
-use super::search::Counter;
+use super::counter::Counter;
 use super::state::State;
 
 /// One instruction set's way of doing each operation the core needs.
