@@ -2,14 +2,17 @@
 //! `cargo bench --bench solvers -- target binary`.
 //!
 //! - sudoku: puzzles/s of `sudoku::count_solutions` (the box-and-band core where the machine
-//!   has AVX-512) and of the fast solver against the naive baseline (all counting up to 2
+//!   has AVX-512 or AVX2), of `boxband`'s AVX2 build forced (where the dispatch picks the
+//!   AVX-512 one) and of the fast solver against the naive baseline (all counting up to 2
 //!   solutions) on a fixed sample of randomly permuted puzzles from each list in
 //!   datasets/, median of several passes, and their ratio;
 //! - target-sudoku: branch and bound against plain exhaustive enumeration on NOIP-like cases
 //!   (24-30 givens) generated from fixed seeds, plus 20-given stress cases;
 //! - binary-sudoku: time per grid, parsing included;
-//! - paired: whole-process against tdoku's example solver on each list, when `TDOKU_DIR`
-//!   names a copy of tdoku (`paired.rs`; skipped otherwise).
+//! - paired: whole-process against tdoku's example solver (built `-march=native` and
+//!   `-march=haswell`, its AVX2 code) on each list, ours as judged, with each `boxband`
+//!   build forced and with `fast`, when `TDOKU_DIR` names a copy of tdoku (`paired.rs`;
+//!   skipped otherwise).
 //!
 //! Every figure is the median of several passes measured in this run.
 
@@ -132,6 +135,19 @@ fn boxband_available() -> bool {
     false
 }
 
+/// `boxband`'s AVX2 build counting to 2, when this machine runs it and the dispatch picks
+/// another build.
+fn avx2_build_apart() -> Option<fn(&sudoku::Grid) -> usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use sudoku::boxband::{self, Level};
+        if Level::Avx2.supported() && boxband::level() != Some(Level::Avx2) {
+            return Some(|p| boxband::count_solutions_at(Level::Avx2, p, 2).unwrap_or(0));
+        }
+    }
+    None
+}
+
 fn bench_sudoku(datasets: &Path) {
     println!(
         "## sudoku: puzzles/s counting up to 2 solutions, {SAMPLE} permuted puzzles per list \
@@ -142,18 +158,20 @@ fn bench_sudoku(datasets: &Path) {
     } else {
         "fast"
     };
+    // The AVX2 build measured too where the dispatch picks another (it runs on more CPUs).
+    let avx2 = avx2_build_apart();
     println!(
-        "| list | sudoku::count_solutions ({in_use}, median) | fast (median) | naive (median) \
-         | in use / fast | fast / naive |"
+        "| list | sudoku::count_solutions ({in_use}, median) | boxband avx2 (median) | fast \
+         (median) | naive (median) | in use / fast | avx2 / fast | fast / naive |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|");
     for (name, file) in LISTS {
         let path = datasets.join(file);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) => {
                 println!(
-                    "| {name} | dataset missing: {} ({e}) | | | | |",
+                    "| {name} | dataset missing: {} ({e}) | | | | | | |",
                     path.display()
                 );
                 continue;
@@ -165,7 +183,7 @@ fn bench_sudoku(datasets: &Path) {
             .filter_map(parse_line)
             .collect();
         if all.is_empty() {
-            println!("| {name} | no puzzles in {} | | | | |", path.display());
+            println!("| {name} | no puzzles in {} | | | | | | |", path.display());
             continue;
         }
         let mut rng = Rng(0x5eed_0001);
@@ -185,6 +203,7 @@ fn bench_sudoku(datasets: &Path) {
         );
         // Interleaved rounds, so that both solvers see the same machine load.
         let (mut used, mut fast, mut naive) = (Vec::new(), Vec::new(), Vec::new());
+        let mut forced = Vec::new();
         for _ in 0..3 {
             for _ in 0..3 {
                 used.push(time(|| {
@@ -192,6 +211,13 @@ fn bench_sudoku(datasets: &Path) {
                         black_box(sudoku::count_solutions(black_box(p), 2));
                     }
                 }));
+                if let Some(count) = avx2 {
+                    forced.push(time(|| {
+                        for p in &sample {
+                            black_box(count(black_box(p)));
+                        }
+                    }));
+                }
                 fast.push(time(|| {
                     for p in &sample {
                         black_box(sudoku::fast::count_solutions(black_box(p), 2));
@@ -206,8 +232,17 @@ fn bench_sudoku(datasets: &Path) {
         }
         let (used, fast, naive) = (median(used), median(fast), median(naive));
         let rate = |d: Duration| SAMPLE as f64 / d.as_secs_f64();
+        let (forced_rate, forced_ratio) = if forced.is_empty() {
+            ("-".to_string(), "-".to_string())
+        } else {
+            let forced = median(forced);
+            (
+                format!("{:.0}/s", rate(forced)),
+                format!("{:.2}x", fast.as_secs_f64() / forced.as_secs_f64()),
+            )
+        };
         println!(
-            "| {name} | {:.0}/s | {:.0}/s | {:.0}/s | {:.2}x | {:.1}x |",
+            "| {name} | {:.0}/s | {forced_rate} | {:.0}/s | {:.0}/s | {:.2}x | {forced_ratio} | {:.1}x |",
             rate(used),
             rate(fast),
             rate(naive),
@@ -380,7 +415,14 @@ fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` does not: then only smoke-run.
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(paired::SOLVE_LINES) {
-        if let Err(e) = paired::solve_lines() {
+        let solver = match paired::Solver::from_arg(args.get(1).map(String::as_str)) {
+            Ok(solver) => solver,
+            Err(e) => {
+                eprintln!("solve-lines: {e}");
+                std::process::exit(2);
+            }
+        };
+        if let Err(e) = paired::solve_lines(solver) {
             eprintln!("solve-lines: {e}");
             std::process::exit(1);
         }

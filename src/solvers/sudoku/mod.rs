@@ -1,8 +1,8 @@
 //! Classic 9x9 Sudoku: solve and count solutions.
 //!
 //! [`solve`] and [`count_solutions`] are the entry points everyone else uses; they run the
-//! box-and-band SIMD solver in `boxband` on machines with AVX-512 (VL, BW, BITALG), and the
-//! bitboard solver in [`fast`] elsewhere. [`naive`] is the plain fewest-candidates bitmask
+//! box-and-band SIMD solver in `boxband` on machines with AVX-512 (VL, BW, BITALG) or AVX2
+//! (each has its build), and the bitboard solver in [`fast`] elsewhere. [`naive`] is the plain fewest-candidates bitmask
 //! search kept as the benchmark baseline and test oracle.
 //!
 //! A grid whose cells hold a value above 9, or whose givens clash, has no solution.

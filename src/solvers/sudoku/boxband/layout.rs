@@ -39,6 +39,12 @@ const fn wide(lanes: [u16; 16]) -> __m256i {
     unsafe { std::mem::transmute::<[u16; 16], __m256i>(lanes) }
 }
 
+/// A vector's sixteen lanes (lane 0 first), for tables derived from other tables.
+pub(super) const fn lanes(v: __m256i) -> [u16; 16] {
+    // SAFETY: both are 32 plain bytes.
+    unsafe { std::mem::transmute::<__m256i, [u16; 16]>(v) }
+}
+
 /// `value` in the lanes of `mask` (bit `i` for lane `i`), 0 elsewhere.
 const fn fill(mask: u16, value: u16) -> __m256i {
     let mut lanes = [0u16; 16];
@@ -100,6 +106,9 @@ const fn triad(p: usize, e: usize) -> usize {
 
 /// The triad-matrix lanes in use, as a lane mask.
 pub(super) const TRIAD_MASK: u16 = 0x0777;
+/// Three in the triad-matrix lanes in use (a box line holds three digits), zero in the
+/// others (full, so never equal to it nor below it).
+pub(super) const THREE_IN_TRIADS: __m256i = fill(TRIAD_MASK, 3);
 /// Every digit in the triad-matrix lanes not in use (so they never look short of digits).
 pub(super) const UNUSED_TRIADS: __m256i = fill(!TRIAD_MASK, ALL);
 

@@ -4,47 +4,31 @@
 
 use std::arch::x86_64::*;
 
+use super::counter::Counter;
+use super::simd::Simd;
 use super::state::{State, BAND_BIT};
-use crate::solvers::sudoku::Grid;
 
 /// Bit 0 of each of a band's six arrangement lanes.
 const ARRANGEMENT_LANES: u128 = 0x0001_0001_0001_0001_0001_0001;
 
-/// Search bookkeeping: solutions counted so far, the first one, and when to stop.
-pub(super) struct Counter {
-    /// Stop once this many solutions are counted.
-    pub(super) limit: usize,
-    /// Whether the caller wants the first solution's grid (counting alone does not).
-    pub(super) want_grid: bool,
-    /// Solutions counted so far.
-    pub(super) count: usize,
-    /// The first solution found, when `want_grid`.
-    pub(super) first: Option<Grid>,
-    /// Branch nodes visited (each tries one arrangement, then the others).
-    pub(super) guesses: usize,
-}
-
 /// A band's lanes as one 128-bit integer (lane `k` at bits `16 * k`).
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-#[inline]
-fn as_bits(band: __m128i) -> u128 {
+#[inline(always)]
+unsafe fn as_bits(band: __m128i) -> u128 {
     let lo = _mm_cvtsi128_si64(band) as u64;
     let hi = _mm_extract_epi64::<1>(band) as u64;
     u128::from(hi) << 64 | u128::from(lo)
 }
 
 /// A band from its lanes as one 128-bit integer.
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-#[inline]
-fn from_bits(bits: u128) -> __m128i {
+#[inline(always)]
+unsafe fn from_bits(bits: u128) -> __m128i {
     _mm_set_epi64x((bits >> 64) as i64, bits as i64)
 }
 
 /// The band, digit (0..9) and arrangement to branch on; `None` when every band has one
 /// arrangement per digit (the grid is solved).
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-#[inline]
-fn choose(state: &State) -> Option<(usize, u32, u32)> {
+#[inline(always)]
+unsafe fn choose(state: &State) -> Option<(usize, u32, u32)> {
     let mut best = (u32::MAX, 0, 0u128);
     for (k, &band) in state.bands.iter().enumerate() {
         let bits = as_bits(band);
@@ -80,8 +64,8 @@ fn choose(state: &State) -> Option<(usize, u32, u32)> {
 
 impl Counter {
     /// One search node on a propagated `state`; may leave `state` changed.
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-    pub(super) fn search(&mut self, state: &mut State) {
+    #[inline(always)]
+    pub(super) unsafe fn node<S: Simd>(&mut self, state: &mut State) {
         let Some((k, digit, arrangement)) = choose(state) else {
             self.count += 1;
             if self.want_grid && self.first.is_none() {
@@ -97,8 +81,8 @@ impl Counter {
         let mut first = *state;
         first.bands[k] = from_bits(bits & !others);
         first.dirty = 1 << (BAND_BIT as usize + k);
-        if first.propagate::<true>() {
-            self.search(&mut first);
+        if S::propagate::<true>(&mut first) {
+            S::search(self, &mut first);
             if self.count >= self.limit {
                 return;
             }
@@ -106,8 +90,8 @@ impl Counter {
         // The last branch needs no copy: this state is not looked at again.
         state.bands[k] = from_bits(bits & !chosen);
         state.dirty = 1 << (BAND_BIT as usize + k);
-        if state.propagate::<true>() {
-            self.search(state);
+        if S::propagate::<true>(state) {
+            S::search(self, state);
         }
     }
 }

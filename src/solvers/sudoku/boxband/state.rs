@@ -1,7 +1,5 @@
-//! The search state (nine boxes, six bands) and its propagation: boxes and bands whose
-//! contents changed are processed until nothing changes, from a worklist or depth first.
-//! Depth first, a chain of nested calls narrows the state at each step, so its depth is
-//! bounded by the state's bits (under 1,600).
+//! The search state (nine boxes, six bands), its set-up from the givens and the solved
+//! grid it holds at the end.
 
 use std::arch::x86_64::*;
 
@@ -36,6 +34,62 @@ const ELSEWHERE: [[u128; 3]; 3] = {
     out
 };
 
+/// Where a given in one cell goes: its box and lane, its two bands and the arrangements
+/// (all sixteen bits of a lane) it rules out in each.
+struct Given {
+    b: u8,
+    lane: u8,
+    bands: [u8; 2],
+    elsewhere: [u128; 2],
+}
+
+/// [`Given`] for each cell.
+const GIVEN: [Given; 81] = {
+    let mut out = [const {
+        Given {
+            b: 0,
+            lane: 0,
+            bands: [0; 2],
+            elsewhere: [0; 2],
+        }
+    }; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        let (row, col) = (cell / 9, cell % 9);
+        let b = row / 3 * 3 + col / 3;
+        out[cell] = Given {
+            b: b as u8,
+            lane: lane(row % 3, col % 3) as u8,
+            bands: [(row / 3) as u8, (3 + col / 3) as u8],
+            elsewhere: [ELSEWHERE[b % 3][row % 3], ELSEWHERE[b / 3][col % 3]],
+        };
+        cell += 1;
+    }
+    out
+};
+
+/// The cells holding a given, as bits 0..81; `None` when a value is above 9.
+fn givens(puzzle: &Grid) -> Option<u128> {
+    // SSE2, which every x86-64 has: sixteen cells at a time, the last one alone.
+    let (mut set, mut above) = (0u128, 0u32);
+    // SAFETY: SSE2 is part of x86-64; each load reads bytes 16k..16k + 16 of the 81.
+    unsafe {
+        let nine = _mm_set1_epi8(9);
+        let zero = _mm_setzero_si128();
+        for k in 0..5 {
+            let v = _mm_loadu_si128(puzzle.as_ptr().add(16 * k).cast());
+            let empty = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
+            set |= u128::from(!empty & 0xffff) << (16 * k);
+            let fine = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, nine), nine)) as u32;
+            above |= !fine & 0xffff;
+        }
+    }
+    if above != 0 || puzzle[80] > 9 {
+        return None;
+    }
+    Some(set | u128::from(puzzle[80] != 0) << 80)
+}
+
 /// A partly solved grid: what each box and each band still allows.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
@@ -53,6 +107,7 @@ impl State {
     /// Givens go into the bands first (each rules out the arrangements that put its digit
     /// elsewhere), so that the first propagation starts from everything the clues say.
     pub(super) fn new(puzzle: &Grid) -> Option<State> {
+        let givens = givens(puzzle)?;
         let mut boxes = [[0u16; 16]; 9];
         // SAFETY: 16 plain bytes either way.
         let mut bands = [unsafe { std::mem::transmute::<__m128i, u128>(OPEN_BAND) }; 6];
@@ -60,21 +115,16 @@ impl State {
             // SAFETY: 32 plain bytes either way.
             *b = unsafe { std::mem::transmute::<__m256i, [u16; 16]>(OPEN_BOX) };
         }
-        for (cell, &value) in puzzle.iter().enumerate() {
-            if value == 0 {
-                continue;
-            }
-            if value > 9 {
-                return None;
-            }
-            let bit = 1u16 << (value - 1);
-            let (row, col) = (cell / 9, cell % 9);
-            let b = row / 3 * 3 + col / 3;
-            let (r, c) = (row % 3, col % 3);
-            boxes[b][lane(r, c)] &= bit;
+        let mut left = givens;
+        while left != 0 {
+            let cell = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let bit = 1u16 << (puzzle[cell] - 1);
+            let given = &GIVEN[cell];
+            boxes[usize::from(given.b)][usize::from(given.lane)] &= bit;
             let spread = u128::from(bit) * EVERY_LANE;
-            bands[row / 3] &= !(ELSEWHERE[b % 3][r] & spread);
-            bands[3 + col / 3] &= !(ELSEWHERE[b / 3][c] & spread);
+            bands[usize::from(given.bands[0])] &= !(given.elsewhere[0] & spread);
+            bands[usize::from(given.bands[1])] &= !(given.elsewhere[1] & spread);
         }
         Some(State {
             // SAFETY: plain bytes to vectors of the same size.
@@ -84,39 +134,9 @@ impl State {
         })
     }
 
-    /// Processes dirty bands, then dirty boxes, until none is left; `false` on a
-    /// contradiction. Only possibilities that no completion uses are removed. With `DEEP`,
-    /// a box or band narrowed on the way is processed at once, depth first, so that a
-    /// contradiction ends the work sooner (the search's choice); without, it is queued
-    /// (cheaper for the first propagation from the givens, where everything is dirty).
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-    #[inline]
-    pub(super) fn propagate<const DEEP: bool>(&mut self) -> bool {
-        loop {
-            let bands = self.dirty >> BAND_BIT;
-            if bands != 0 {
-                let k = bands.trailing_zeros() as usize;
-                self.dirty &= !(1 << (BAND_BIT as usize + k));
-                if !self.process_band::<DEEP>(k, 0) {
-                    return false;
-                }
-                continue;
-            }
-            if self.dirty == 0 {
-                return true;
-            }
-            let b = self.dirty.trailing_zeros() as usize;
-            self.dirty &= !(1 << b);
-            if !self.process_box::<DEEP>(b, false) {
-                return false;
-            }
-        }
-    }
-
     /// The grid of a solved state (every cell down to one digit).
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512bitalg,popcnt,bmi1")]
-    #[inline]
-    pub(super) fn grid(&self) -> Grid {
+    #[inline(always)]
+    pub(super) unsafe fn grid(&self) -> Grid {
         let mut grid = [0u8; 81];
         for (b, &x) in self.boxes.iter().enumerate() {
             let rows = [
