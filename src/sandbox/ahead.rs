@@ -177,7 +177,9 @@ impl Ahead {
         only_if_none: bool,
     ) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        self.drop_stale(&mut state, false);
+        // At a run's end (after its report) the stale ones are waited for, so the ones
+        // ordered now find room; as a run starts, only those made already are dropped.
+        self.drop_stale(&mut state, !only_if_none);
         let room = MADE_AHEAD.saturating_sub(state.pending.len() + state.stale);
         let wanted = match only_if_none {
             true if state.pending.is_empty() => 1,
@@ -263,5 +265,70 @@ impl Drop for Ahead {
         if let Some(worker) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = worker.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs() -> BoxFs {
+        BoxFs {
+            size_mb: 4,
+            inodes: 64,
+            uid: 0,
+            gid: 0,
+        }
+    }
+
+    fn content(dir: &RunDir) -> String {
+        let fd = dir.mount_fd().expect("a file system of its own");
+        std::fs::read_to_string(format!("/proc/self/fd/{fd}/main")).unwrap()
+    }
+
+    /// A new program's run orders one as it starts, its end fills up to [`MADE_AHEAD`];
+    /// runs with the same files take them in turn; a run with other files gets none, and
+    /// what was made with the old files never reaches a later run.
+    #[test]
+    fn boxes_are_made_ahead_for_the_same_files_only() {
+        if !nix::unistd::geteuid().is_root() {
+            eprintln!("skipped: a box file system needs root");
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        std::fs::write(&a, "program a").unwrap();
+        std::fs::write(&b, "program b").unwrap();
+        let files_a: Files = vec![("main".into(), a)];
+        let files_b: Files = vec![("main".into(), b)];
+        let ahead = Ahead::new().unwrap();
+        let mut n = 0;
+        let mut name = || {
+            n += 1;
+            format!("t{n}")
+        };
+        assert!(ahead.take(&files_a).is_none());
+        // As the run starts: one, and no more while one is pending.
+        ahead.order(t.path(), &mut name, fs(), &files_a, true);
+        ahead.order(t.path(), &mut name, fs(), &files_a, true);
+        assert_eq!(content(&ahead.take(&files_a).unwrap()), "program a");
+        assert!(ahead.take(&files_a).is_none());
+        // As a run ends: up to MADE_AHEAD, whatever it is asked.
+        for _ in 0..3 {
+            ahead.order(t.path(), &mut name, fs(), &files_a, false);
+        }
+        for _ in 0..MADE_AHEAD {
+            assert_eq!(content(&ahead.take(&files_a).unwrap()), "program a");
+        }
+        assert!(ahead.take(&files_a).is_none());
+        // Another program: the boxes of the first are dropped, never handed over.
+        ahead.order(t.path(), &mut name, fs(), &files_a, false);
+        assert!(ahead.take(&files_b).is_none());
+        ahead.order(t.path(), &mut name, fs(), &files_b, false);
+        for _ in 0..MADE_AHEAD {
+            assert_eq!(content(&ahead.take(&files_b).unwrap()), "program b");
+        }
+        assert!(ahead.take(&files_a).is_none());
+        assert!(ahead.take(&files_b).is_none());
     }
 }

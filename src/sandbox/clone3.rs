@@ -158,4 +158,76 @@ mod tests {
         };
         assert!(matches!(spawned, Spawned::NotStarted(_)), "{spawned:?}");
     }
+
+    /// In the child (sharing this test's memory): its `/proc/self/cgroup` into `arg`.
+    extern "C" fn read_own_cgroup(arg: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: plain system calls into the 256-byte buffer `arg` points to; the parent
+        // is suspended (CLONE_VFORK) until this child exits.
+        unsafe {
+            let fd = libc::open(c"/proc/self/cgroup".as_ptr(), libc::O_RDONLY);
+            if fd < 0 {
+                return 1;
+            }
+            libc::read(fd, arg, 255);
+            libc::close(fd);
+        }
+        0
+    }
+
+    /// On the real kernel: a cgroup v2 hierarchy mounted aside (it exists next to v1 on a
+    /// v1 host, without controllers), a child started in a cgroup of it reads that cgroup
+    /// as its own. Skipped where cgroup2 cannot be mounted (not root).
+    #[test]
+    fn a_child_starts_in_the_v2_cgroup_it_is_given() {
+        use nix::mount::{mount, umount2, MntFlags, MsFlags};
+        let root = tempfile::tempdir().unwrap();
+        if mount(
+            Some("none"),
+            root.path(),
+            Some("cgroup2"),
+            MsFlags::empty(),
+            None::<&str>,
+        )
+        .is_err()
+        {
+            eprintln!("skipped: cannot mount cgroup2");
+            return;
+        }
+        let name = format!("sudojudge-clone3-test-{}", std::process::id());
+        let leaf = root.path().join(&name);
+        std::fs::create_dir(&leaf).unwrap();
+        let dir = std::fs::File::open(&leaf).unwrap();
+        let mut seen = [0u8; 256];
+        let mut stack = vec![0u8; 64 << 10];
+        let low = stack.as_mut_ptr() as usize;
+        let top = (low + stack.len()) & !15;
+        // SAFETY: the child only reads a file into `seen` and exits.
+        let spawned = unsafe {
+            spawn_into_cgroup(
+                read_own_cgroup,
+                seen.as_mut_ptr().cast(),
+                low,
+                top,
+                std::os::fd::AsRawFd::as_raw_fd(&dir),
+            )
+        };
+        let status = match spawned {
+            Spawned::Started(pid) => {
+                let mut status = 0;
+                // SAFETY: reaping the child just started.
+                unsafe { libc::waitpid(pid, &mut status, 0) };
+                Some(status)
+            }
+            Spawned::NotStarted(_) => None,
+        };
+        let _ = std::fs::remove_dir(&leaf);
+        let _ = umount2(root.path(), MntFlags::MNT_DETACH);
+        let status = status.expect("clone3 into a cgroup v2 folder (Linux 5.7+)");
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        let text = String::from_utf8_lossy(&seen);
+        assert!(
+            text.lines().any(|l| l == format!("0::/{name}")),
+            "the child's /proc/self/cgroup: {text:?}"
+        );
+    }
 }
