@@ -115,6 +115,18 @@ check fork-bomb time_limit/memory_limit $H/forkbomb.c --time-limit 3000
 check segfault runtime_error $H/segv.c --time-limit 10000
 check python-membomb memory_limit $H/membomb.py --memory-limit 64 --time-limit 60000
 check urandom-include compile_error $H/urandom_include.c
+# The program starts in its run's own cgroup (clone3(CLONE_INTO_CGROUP), seen by strace;
+# its first action reads /proc/self/cgroup: a run's cgroup is named slot<N>-<pid>-<i>-<seq>).
+out=$(strace -f -qq -e trace=clone3 -o /tmp/clone3.trace $S --config /vm/slow-compile.toml run --json $H/own_cgroup.c --time-limit 10000 2>&1)
+cg=$(echo "$out" | sed -n 's/.*"stdout":"\([^"]*\)".*/\1/p' | sed 's/\\n$//')
+case "$cg" in
+  */slot[0-9]*-[0-9]*-[0-9]*-[0-9]*) echo "CHECK first-instruction-cgroup per-run per-run 0" ;;
+  *) echo "CHECK first-instruction-cgroup per-run ${cg:-none} 0"; echo "$out" | head -c 600 ;;
+esac
+into=$(grep -c 'CLONE_INTO_CGROUP' /tmp/clone3.trace || true)
+refused=$(grep -c 'clone3.*= -1' /tmp/clone3.trace || true)
+echo "CHECK clone3-into-cgroup yes $([ "${into:-0}" -gt 0 ] && [ "${refused:-0}" = 0 ] && echo yes || echo no) 0"
+[ "${refused:-0}" = 0 ] || grep 'clone3' /tmp/clone3.trace | head -5
 echo "LEFT cgroups $(find /sys/fs/cgroup -mindepth 2 -type d -path '*sudojudge*' | tr '\n' ' ')"
 echo "LEFT processes $(ps -eo uid= | awk '$1 >= 1879048192' | wc -l)"
 echo "LEFT boxes $(ls /tmp/sudojudge-boxes 2>/dev/null | tr '\n' ' ')"

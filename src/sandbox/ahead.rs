@@ -1,14 +1,20 @@
-//! The judge's side of a box made ahead: while a run goes on (the order is given as it
-//! starts, so a run started right after it finds the box made), a thread of the sandbox
-//! makes the next run's file system (a fresh tmpfs) and copies into it the files this run
-//! has (the same program, test after test). The next run takes it if it asks for the same
-//! files, unchanged on the host since the copy; otherwise it is dropped and the run makes
-//! its own, as before. The same thread drops the last run's file system, so freeing it is
-//! off the run's path too.
+//! The judge's side of a box made ahead: a thread of the sandbox makes the next runs' file
+//! systems (a fresh tmpfs each) and copies into them the files the last run had (the same
+//! program, test after test). A run takes one if it asks for the same files, unchanged on
+//! the host since the copy; otherwise it is dropped and the run makes its own, as before.
+//! The same thread drops each finished run's file system, so freeing it is off the run's
+//! path too.
+//!
+//! When they are made: up to [`MADE_AHEAD`] (two) are kept, ordered when a run ENDS (after
+//! its report), so a run whose box waits ready finds its file system made during the pause
+//! and no copy runs beside it; a run started right after the last one takes the other,
+//! made while the last one ran. Only a run that found none made (a new program) orders one
+//! as it starts, so the next run need not wait for it.
 //!
 //! Nothing of one run reaches the next through it: a box made ahead was never given to a
 //! run, it holds only the copies, and it has no name on the host (a detached mount).
 
+use std::collections::VecDeque;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -45,6 +51,11 @@ impl FileId {
 /// The files a run puts in its box: `(name in the box, host path)`.
 pub(super) type Files = Vec<(String, PathBuf)>;
 
+/// How many file systems a sandbox keeps made ahead at most (each a tmpfs holding copies of
+/// the last run's files, charged to the judge): two, so that one is made while the other
+/// waits. With the one a run uses, a sandbox holds at most three.
+pub(super) const MADE_AHEAD: usize = 2;
+
 /// A box file system made ahead and what it holds.
 struct Made {
     files: Files,
@@ -66,11 +77,15 @@ enum Order {
 
 struct State {
     done: Receiver<Option<Made>>,
-    /// Boxes ordered and not taken yet (zero or one).
-    pending: usize,
+    /// The files of each box ordered and not taken yet, oldest first (the thread makes them
+    /// in that order).
+    pending: VecDeque<Files>,
+    /// Boxes ordered and found of no use (other files than the run asked for), to drop as
+    /// the thread hands them over: they come before those still pending.
+    stale: usize,
 }
 
-/// One sandbox's box maker: one thread, at most one box made ahead.
+/// One sandbox's box maker: one thread, at most [`MADE_AHEAD`] boxes made ahead.
 #[derive(Debug)]
 pub(super) struct Ahead {
     orders: Mutex<Option<Sender<Order>>>,
@@ -81,7 +96,8 @@ pub(super) struct Ahead {
 impl std::fmt::Debug for State {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("State")
-            .field("pending", &self.pending)
+            .field("pending", &self.pending.len())
+            .field("stale", &self.stale)
             .finish()
     }
 }
@@ -133,7 +149,11 @@ impl Ahead {
             })?;
         Ok(Ahead {
             orders: Mutex::new(Some(orders)),
-            state: Mutex::new(State { done, pending: 0 }),
+            state: Mutex::new(State {
+                done,
+                pending: VecDeque::new(),
+                stale: 0,
+            }),
             worker: Mutex::new(Some(worker)),
         })
     }
@@ -146,33 +166,74 @@ impl Ahead {
         }
     }
 
-    /// Orders a box of `fs` holding `files` for the next run.
-    pub(super) fn order(&self, box_root: &Path, name: String, fs: BoxFs, files: Files) {
+    /// Orders boxes of `fs` holding `files` until [`MADE_AHEAD`] are ordered, or only one
+    /// when `only_if_none` and none is (`name` gives each its name).
+    pub(super) fn order(
+        &self,
+        box_root: &Path,
+        mut name: impl FnMut() -> String,
+        fs: BoxFs,
+        files: &Files,
+        only_if_none: bool,
+    ) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if state.pending > 0 {
-            return;
-        }
-        let order = Order::Make {
-            box_root: box_root.to_path_buf(),
-            name,
-            fs,
-            files,
+        // At a run's end (after its report) the stale ones are waited for, so the ones
+        // ordered now find room; as a run starts, only those made already are dropped.
+        self.drop_stale(&mut state, !only_if_none);
+        let room = MADE_AHEAD.saturating_sub(state.pending.len() + state.stale);
+        let wanted = match only_if_none {
+            true if state.pending.is_empty() => 1,
+            true => 0,
+            false => room,
         };
-        if self.send(order).is_ok() {
-            state.pending += 1;
+        for _ in 0..wanted.min(room) {
+            let order = Order::Make {
+                box_root: box_root.to_path_buf(),
+                name: name(),
+                fs,
+                files: files.clone(),
+            };
+            if self.send(order).is_err() {
+                return;
+            }
+            state.pending.push_back(files.clone());
         }
     }
 
-    /// The box made ahead, if one was ordered and it holds exactly `files` as they are on
-    /// the host now (waits for it if it is still being made). A box that does not fit is
-    /// dropped by the thread.
+    /// Drops the stale boxes the thread has handed over (`wait`: all of them, waiting for
+    /// those still being made).
+    fn drop_stale(&self, state: &mut State, wait: bool) {
+        while state.stale > 0 {
+            let made = match wait {
+                true => state.done.recv().ok(),
+                false => state.done.try_recv().ok(),
+            };
+            let Some(made) = made else { return };
+            state.stale -= 1;
+            if let Some(made) = made {
+                self.dispose(made.dir);
+            }
+        }
+    }
+
+    /// The oldest box made ahead that was ordered with exactly `files`, if it holds them as
+    /// they are on the host now (waits for it if it is still being made). Boxes ordered
+    /// with other files, and one that does not fit, are dropped by the thread.
     pub(super) fn take(&self, files: &Files) -> Option<RunDir> {
         let made = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            if state.pending == 0 {
+            while state.pending.front().is_some_and(|f| f != files) {
+                state.pending.pop_front();
+                state.stale += 1;
+            }
+            if state.pending.is_empty() {
+                self.drop_stale(&mut state, false);
                 return None;
             }
-            state.pending -= 1;
+            // The thread hands boxes over in the order they were ordered: the stale ones
+            // first.
+            self.drop_stale(&mut state, true);
+            state.pending.pop_front();
             state.done.recv().ok()??
         };
         let same = made.files == *files
@@ -204,5 +265,70 @@ impl Drop for Ahead {
         if let Some(worker) = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = worker.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs() -> BoxFs {
+        BoxFs {
+            size_mb: 4,
+            inodes: 64,
+            uid: 0,
+            gid: 0,
+        }
+    }
+
+    fn content(dir: &RunDir) -> String {
+        let fd = dir.mount_fd().expect("a file system of its own");
+        std::fs::read_to_string(format!("/proc/self/fd/{fd}/main")).unwrap()
+    }
+
+    /// A new program's run orders one as it starts, its end fills up to [`MADE_AHEAD`];
+    /// runs with the same files take them in turn; a run with other files gets none, and
+    /// what was made with the old files never reaches a later run.
+    #[test]
+    fn boxes_are_made_ahead_for_the_same_files_only() {
+        if !nix::unistd::geteuid().is_root() {
+            eprintln!("skipped: a box file system needs root");
+            return;
+        }
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        std::fs::write(&a, "program a").unwrap();
+        std::fs::write(&b, "program b").unwrap();
+        let files_a: Files = vec![("main".into(), a)];
+        let files_b: Files = vec![("main".into(), b)];
+        let ahead = Ahead::new().unwrap();
+        let mut n = 0;
+        let mut name = || {
+            n += 1;
+            format!("t{n}")
+        };
+        assert!(ahead.take(&files_a).is_none());
+        // As the run starts: one, and no more while one is pending.
+        ahead.order(t.path(), &mut name, fs(), &files_a, true);
+        ahead.order(t.path(), &mut name, fs(), &files_a, true);
+        assert_eq!(content(&ahead.take(&files_a).unwrap()), "program a");
+        assert!(ahead.take(&files_a).is_none());
+        // As a run ends: up to MADE_AHEAD, whatever it is asked.
+        for _ in 0..3 {
+            ahead.order(t.path(), &mut name, fs(), &files_a, false);
+        }
+        for _ in 0..MADE_AHEAD {
+            assert_eq!(content(&ahead.take(&files_a).unwrap()), "program a");
+        }
+        assert!(ahead.take(&files_a).is_none());
+        // Another program: the boxes of the first are dropped, never handed over.
+        ahead.order(t.path(), &mut name, fs(), &files_a, false);
+        assert!(ahead.take(&files_b).is_none());
+        ahead.order(t.path(), &mut name, fs(), &files_b, false);
+        for _ in 0..MADE_AHEAD {
+            assert_eq!(content(&ahead.take(&files_b).unwrap()), "program b");
+        }
+        assert!(ahead.take(&files_a).is_none());
+        assert!(ahead.take(&files_b).is_none());
     }
 }

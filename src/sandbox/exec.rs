@@ -8,6 +8,7 @@ use std::path::Path;
 
 use nix::unistd::Pid;
 
+use super::clone3::{self, Spawned};
 use super::seccomp;
 use super::spec::{BoxSpec, ProgramIo};
 
@@ -30,13 +31,15 @@ struct SpawnArgs<'a> {
     argv: &'a [*const libc::c_char],
     envp: &'a [*const libc::c_char],
     err_fd: RawFd,
+    /// Whether the child joins its cgroup itself (it was not started there).
+    join: bool,
 }
 
 extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the `SpawnArgs` that `spawn_program` keeps alive while it is
     // suspended (CLONE_VFORK) until this process execs or exits.
     let a = unsafe { &*(arg as *const SpawnArgs) };
-    let msg = exec_program(a.spec, a.io, a.filter, a.args, a.argv, a.envp, a.err_fd);
+    let msg = exec_program(a, a.join);
     // SAFETY: write(2) of a live buffer to the error pipe, then leave without unwinding or
     // destructors (this process shares the init's memory).
     unsafe {
@@ -48,7 +51,9 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
 /// Starts the program's process like `vfork`: `CLONE_VM | CLONE_VFORK` on a stack of its
 /// own, so the init's page tables are neither copied nor torn down again at exec (the init
 /// is single-threaded and suspended until the child execs or exits). The child has its own
-/// descriptor table, credentials, rlimits and seccomp filter, like a forked one.
+/// descriptor table, credentials, rlimits and seccomp filter, like a forked one. With a
+/// per-run cgroup's folder (v2) it is started in that cgroup (`clone3.rs`) when the
+/// kernel can, else it joins the cgroup itself before exec.
 pub(super) fn spawn_program(
     spec: &BoxSpec,
     io: &ProgramIo,
@@ -68,7 +73,7 @@ pub(super) fn spawn_program(
         .map(|a| a.as_ptr())
         .chain(std::iter::once(std::ptr::null()))
         .collect();
-    let spawn = SpawnArgs {
+    let mut spawn = SpawnArgs {
         spec,
         io,
         filter,
@@ -76,10 +81,29 @@ pub(super) fn spawn_program(
         argv: &argv,
         envp: &envp,
         err_fd: err_w.as_raw_fd(),
+        join: false,
     };
     let mut stack = vec![0u8; SPAWN_STACK];
+    let low = stack.as_mut_ptr() as usize;
     // The stack grows down from its 16-byte aligned top.
-    let top = (stack.as_mut_ptr() as usize + SPAWN_STACK) & !15;
+    let top = (low + SPAWN_STACK) & !15;
+    if let Some(dir) = io.cgroup_dir {
+        // SAFETY: as for the clone below; the child runs `spawn_child` on `stack`.
+        let spawned = unsafe {
+            clone3::spawn_into_cgroup(
+                spawn_child,
+                &spawn as *const SpawnArgs as *mut libc::c_void,
+                low,
+                top,
+                dir.as_raw_fd(),
+            )
+        };
+        if let Spawned::Started(pid) = spawned {
+            drop(stack);
+            return Ok(Pid::from_raw(pid));
+        }
+    }
+    spawn.join = true;
     // SAFETY: the child runs `spawn_child` on `stack` (alive until it execs or exits, since
     // CLONE_VFORK suspends this process until then) and never returns into this frame.
     let pid = unsafe {
@@ -171,18 +195,22 @@ fn empty_signal_mask() {
 
 /// In the program's process: everything between fork and exec. Returns only on failure,
 /// with the message.
-fn exec_program(
-    spec: &BoxSpec,
-    io: &ProgramIo,
-    filter: Option<&seccompiler::BpfProgram>,
-    args: &ExecArgs,
-    argv: &[*const libc::c_char],
-    envp: &[*const libc::c_char],
-    err_fd: RawFd,
-) -> String {
-    for mut f in io.procs {
-        if let Err(e) = f.write_all(b"0") {
-            return format!("joining the cgroup: {e}");
+fn exec_program(a: &SpawnArgs, join: bool) -> String {
+    let SpawnArgs {
+        spec,
+        io,
+        filter,
+        args,
+        argv,
+        envp,
+        err_fd,
+        ..
+    } = *a;
+    if join {
+        for mut f in io.procs {
+            if let Err(e) = f.write_all(b"0") {
+                return format!("joining the cgroup: {e}");
+            }
         }
     }
     if let Err(e) = spec.rlimits.apply() {

@@ -14,7 +14,7 @@
 //!   next run's file system made while the current run goes on;
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.
 //! - [`helper`]: the per-slot helper; [`init`]: the box's PID 1; [`exec`]: the program's
-//!   exec; [`supervise`]: one run on the helper's side (`watch.rs`: waiting for it within
+//!   exec (`clone3.rs`: started directly in its cgroup on v2); [`supervise`]: one run on the helper's side (`watch.rs`: waiting for it within
 //!   its limits); [`spec`]: what the judge and the helper exchange; `waiting.rs` and
 //!   `waiting_init.rs`: the slot's boxes made ahead of their runs ([`WAITING_BOXES`] of
 //!   them, used in turn) and reused, each made fresh between its runs.
@@ -30,6 +30,7 @@
 pub mod boxdir;
 pub mod boxfs;
 pub mod cgroup;
+mod clone3;
 pub mod exec;
 pub mod helper;
 pub mod init;

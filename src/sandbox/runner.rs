@@ -279,19 +279,23 @@ impl Sandbox {
         }
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let name = format!("{}-{}", self.name, seq);
-        let made_ahead = match (&self.ahead, self.degraded()) {
-            (Some(ahead), false) => ahead.take(&request.files),
+        let ahead = match (&self.ahead, self.degraded()) {
+            (Some(ahead), false) => Some(ahead),
             _ => None,
         };
-        if let (Some(ahead), false) = (&self.ahead, self.degraded()) {
-            // The next run's box, made with the same files while this one runs (off the
-            // path of a run started right after this one).
-            let next = format!("{}-{}", self.name, self.seq.fetch_add(1, Ordering::Relaxed));
+        let made_ahead = ahead.and_then(|a| a.take(&request.files));
+        // Compiles (their own `/dev`) are one of a kind: nothing is made ahead after them.
+        let repeats = options.devices == Devices::Standard;
+        if let (Some(ahead), None, true) = (ahead, &made_ahead, repeats) {
+            // None was made for this run (a new program): the next run's box, made with
+            // the same files while this one runs, so a run started right after this one
+            // does not wait for it.
             ahead.order(
                 &self.config.box_root,
-                next,
+                || self.next_name(),
                 self.box_fs(),
-                request.files.clone(),
+                &request.files,
+                true,
             );
         }
         let run_dir = match made_ahead {
@@ -415,10 +419,20 @@ impl Sandbox {
             g.finish()?;
         }
         run_dir.remove()?;
-        if let (Some(ahead), false) = (&self.ahead, degraded) {
-            // Off the run's path: this box freed by the thread.
+        if let Some(ahead) = ahead {
+            // Off the run's path: this box freed by the thread, and the next runs' made
+            // (after this report: nothing runs beside a run whose box waits ready).
             drop(outputs);
             ahead.dispose(run_dir);
+            if repeats {
+                ahead.order(
+                    &self.config.box_root,
+                    || self.next_name(),
+                    self.box_fs(),
+                    &request.files,
+                    false,
+                );
+            }
         }
         let wall_ms = if report.wall_us > 0 {
             report.wall_us.div_ceil(1000)
@@ -436,6 +450,11 @@ impl Sandbox {
             stderr,
             degraded,
         })
+    }
+
+    /// A box name no other run of this sandbox had.
+    fn next_name(&self) -> String {
+        format!("{}-{}", self.name, self.seq.fetch_add(1, Ordering::Relaxed))
     }
 
     /// Bounds of each box's own file system.

@@ -145,7 +145,11 @@ pub(super) struct FromJudge {
 
 /// The open files the program gets.
 pub(super) struct ProgramIo<'a> {
+    /// `cgroup.procs` files the program joins before exec, unless it starts in its cgroup.
     pub(super) procs: &'a [File],
+    /// The per-run cgroup's folder (v2): the program starts there
+    /// (`clone3.rs`) when the kernel can.
+    pub(super) cgroup_dir: Option<&'a File>,
     pub(super) stdin: &'a File,
     pub(super) stdout: &'a File,
     pub(super) stderr: &'a File,

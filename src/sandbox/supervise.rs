@@ -134,6 +134,10 @@ pub(super) fn run_box(
         Some(cg) if !shared => open_procs(&cg.procs_files()).map_err(|e| e.to_string())?,
         _ => Vec::new(),
     };
+    let cgroup_dir = match &spec.cgroup {
+        Some(cg) if !shared => cg.open_dir().map_err(|e| e.to_string())?,
+        _ => None,
+    };
     // The helper and the box's init live in the cgroup too.
     let baseline = prepare_cgroup(spec, files, 2, false)?;
     let (stdin, stdout, stderr) = program_files(spec, taken)?;
@@ -151,6 +155,7 @@ pub(super) fn run_box(
         }
         let io = ProgramIo {
             procs: &procs,
+            cgroup_dir: cgroup_dir.as_ref(),
             stdin: &stdin,
             stdout: &stdout,
             stderr: &stderr,
@@ -171,7 +176,7 @@ pub(super) fn run_box(
         unsafe { libc::_exit(0) }
     }
     drop(res_w);
-    drop((stdin, stdout, stderr, procs));
+    drop((stdin, stdout, stderr, procs, cgroup_dir));
     let report = supervise(
         spec,
         files,

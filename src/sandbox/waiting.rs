@@ -270,6 +270,10 @@ impl WaitingBox {
                 Some(files) => open_procs(files).map_err(|e| e.to_string())?,
                 None => Vec::new(),
             };
+            let cgroup_dir = match &spec.cgroup {
+                Some(cg) if per_run_procs.is_some() => cg.open_dir().map_err(|e| e.to_string())?,
+                _ => None,
+            };
             let box_fs = taken.box_fs.as_ref().ok_or("no file system for /box")?;
             let run = WaitingRun {
                 spec: spec.clone(),
@@ -278,10 +282,11 @@ impl WaitingBox {
                 stdout: stdout.as_raw_fd(),
                 stderr: stderr.as_raw_fd(),
                 procs: procs.iter().map(|f| f.as_raw_fd()).collect(),
+                cgroup_dir: cgroup_dir.as_ref().map(|f| f.as_raw_fd()),
             };
             let mut line = serde_json::to_vec(&run).map_err(|e| e.to_string())?;
             line.push(b'\n');
-            Ok((line, (stdin, stdout, stderr, procs)))
+            Ok((line, (stdin, stdout, stderr, procs, cgroup_dir)))
         })();
         let (line, open_files) = match opened {
             Ok(o) => o,

@@ -39,6 +39,8 @@ pub(super) struct WaitingRun {
     pub(super) stderr: i32,
     /// `cgroup.procs` files the program joins (cgroup v2's per-run cgroup).
     pub(super) procs: Vec<i32>,
+    /// That cgroup's folder, to start the program in it (`clone3.rs`).
+    pub(super) cgroup_dir: Option<i32>,
 }
 
 /// What a waiting box's init tells the helper, one JSON line each.
@@ -177,9 +179,10 @@ fn run_one(
             take(run.stdout)?,
             take(run.stderr)?,
             procs,
+            run.cgroup_dir.map(take).transpose()?,
         ))
     })();
-    let (box_fs, stdin, stdout, stderr, procs) = match taken {
+    let (box_fs, stdin, stdout, stderr, procs, cgroup_dir) = match taken {
         Ok(t) => t,
         Err(e) => return failed(e),
     };
@@ -192,6 +195,7 @@ fn run_one(
     }
     let io = ProgramIo {
         procs: &procs,
+        cgroup_dir: cgroup_dir.as_ref(),
         stdin: &stdin,
         stdout: &stdout,
         stderr: &stderr,

@@ -90,6 +90,15 @@ impl Cgroup {
         }
     }
 
+    /// The cgroup's folder, open (v2 only: a process can be started directly in it with
+    /// `clone3(CLONE_INTO_CGROUP)`; v1 has no such call).
+    pub fn open_dir(&self) -> Result<Option<File>, CgroupError> {
+        match self {
+            Cgroup::V1(_) => Ok(None),
+            Cgroup::V2(c) => File::open(&c.dir).map(Some).map_err(io_err(&c.dir)),
+        }
+    }
+
     /// CPU time used so far, in nanoseconds.
     pub fn cpu_ns(&self) -> Result<u64, CgroupError> {
         match self {
