@@ -141,16 +141,8 @@ async fn an_immediate_rejudge_keeps_the_old_judgement_and_makes_a_new_one() {
     }
 
     // The collection: 3 old and 4 new, one current per submission, the stored verdict.
-    let (st, list) = get_as(&c, &d, "/clics/contests/cup/judgements", Some(&boss)).await;
-    assert_eq!(st, 200, "{list}");
-    let list = list.as_array().unwrap();
+    let (list, current) = data_fix::current_judgements(&c, &d, &boss).await;
     assert_eq!(list.len(), 7, "{list:?}");
-    let mut current: BTreeMap<String, String> = BTreeMap::new();
-    for j in list.iter().filter(|j| j["current"] == true) {
-        let sub = j["submission_id"].as_str().unwrap().to_string();
-        let kind = j["judgement_type_id"].as_str().unwrap().to_string();
-        assert!(current.insert(sub, kind).is_none(), "two current: {list:?}");
-    }
     let stored: BTreeMap<String, String> = ids.iter().map(|i| i.to_string()).zip(after).collect();
     assert_eq!(current, stored);
     let (st, one) = get_as(
