@@ -40,6 +40,29 @@ pub struct NewContestSubmission {
     pub register: bool,
 }
 
+#[cfg(test)]
+impl NewContestSubmission {
+    /// A contestant's submission with no rate and room in the queue: what most store and
+    /// worker tests store.
+    pub(crate) fn registered(
+        submission: NewSubmission,
+        contest: impl Into<String>,
+        label: impl Into<String>,
+        at: Timestamp,
+    ) -> Self {
+        NewContestSubmission {
+            submission,
+            contest: contest.into(),
+            label: label.into(),
+            at,
+            rate: None,
+            max_queued: 100,
+            max_per_user: None,
+            register: true,
+        }
+    }
+}
+
 /// What storing a contest submission did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContestEnqueue {

@@ -252,6 +252,30 @@ fn page(
 }
 
 /// The refusal of a save shown on the form: its fields beside their inputs, or its reason.
+/// Contest `id`'s form page with its stored origin (a file's path, if any): `form` as sent,
+/// else the stored definition, and `why` it was refused.
+fn stored_page(
+    state: &AppState,
+    caller: &Caller,
+    nav: Nav,
+    id: String,
+    form: Option<ContestForm>,
+    status: StatusCode,
+    why: Option<String>,
+) -> WebResult<Response> {
+    let view = defs::definition(state, caller, &id).map_err(|e| WebError::api(&nav, e))?;
+    let form = form.unwrap_or_else(|| ContestForm::of(&view.definition));
+    Ok(page(
+        status,
+        nav,
+        Some(id),
+        view.path,
+        form,
+        Vec::new(),
+        why,
+    ))
+}
+
 fn refused(nav: Nav, id: Option<String>, form: ContestForm, e: ApiError) -> WebResult<Response> {
     let (status, _) = e.status_and_code();
     match e {
@@ -323,17 +347,7 @@ pub async fn edit(
 ) -> WebResult<Response> {
     let here = format!("/admin/contests/{id}/edit");
     let nav = admin_nav(&caller, nav, &here)?;
-    let view = defs::definition(&state, &caller, &id).map_err(|e| WebError::api(&nav, e))?;
-    let form = ContestForm::of(&view.definition);
-    Ok(page(
-        StatusCode::OK,
-        nav,
-        Some(id),
-        view.path,
-        form,
-        Vec::new(),
-        None,
-    ))
+    stored_page(&state, &caller, nav, id, None, StatusCode::OK, None)
 }
 
 /// Saves the edit of contest `id`; to its page when saved.
@@ -357,18 +371,8 @@ pub async fn update(
     match defs::update(&state, &caller, &id, definition).await {
         Ok(_) => Ok(see_other(&format!("/contests/{id}"))),
         Err(ApiError::FileContest(why)) => {
-            let view =
-                defs::definition(&state, &caller, &id).map_err(|e| WebError::api(&nav, e))?;
             let status = StatusCode::CONFLICT;
-            Ok(page(
-                status,
-                nav,
-                Some(id),
-                view.path,
-                form,
-                Vec::new(),
-                Some(why),
-            ))
+            stored_page(&state, &caller, nav, id, Some(form), status, Some(why))
         }
         Err(e) => refused(nav, Some(id), form, e),
     }
@@ -386,20 +390,9 @@ pub async fn delete(
     match removal::delete(&state, &caller, &id).await {
         Ok(()) => Ok(see_other("/admin")),
         Err(e @ (ApiError::Conflict(_) | ApiError::Forbidden(_))) => {
-            let view =
-                defs::definition(&state, &caller, &id).map_err(|e| WebError::api(&nav, e))?;
             let (status, _) = e.status_and_code();
-            let form = ContestForm::of(&view.definition);
             let why = Some(e.to_string());
-            Ok(page(
-                status,
-                nav,
-                Some(id),
-                view.path,
-                form,
-                Vec::new(),
-                why,
-            ))
+            stored_page(&state, &caller, nav, id, None, status, why)
         }
         Err(e) => Err(WebError::api(&nav, e)),
     }

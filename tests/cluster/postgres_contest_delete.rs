@@ -7,8 +7,8 @@
 //!
 //! Needs PostgreSQL's server binaries; skipped without them unless `CI` is set: then it fails.
 
+use crate::fixtures::accounts;
 use crate::fixtures::pg_contest::{PgContest, PgContestSetup};
-use crate::fixtures::{accounts, package};
 use sudojudge_testkit::postgres;
 
 use accounts::{call, get_as, post_as};
@@ -21,19 +21,8 @@ async fn a_contest_deleted_on_one_node_is_no_longer_served_by_the_other() {
     let Some(server) = PgServer::shared() else {
         return;
     };
-    let k = PgContest::start(
-        &server,
-        PgContestSetup {
-            contests: &[],
-            clock: "2026-03-01T08:00:00Z",
-            extra: "",
-            users: &[("boss", true), ("alice", false)],
-            worker: false,
-        },
-    );
-    let PgContest {
-        pkg, one, two, c, ..
-    } = &k;
+    let k = PgContest::start(&server, PgContestSetup::RUNTIME_ONLY);
+    let PgContest { one, two, c, .. } = &k;
     let boss = k.login(one, "boss").await;
     let alice = k.login(two, "alice").await;
     for id in ["night", "day"] {
@@ -87,16 +76,7 @@ async fn a_contest_deleted_on_one_node_is_no_longer_served_by_the_other() {
 
     // A submission through the first node: the second refuses the deletion, both serve it.
     k.set_clock("2026-03-01T09:30:00Z");
-    let source = package::python_solution(pkg, 1, true);
-    let (s, v) = post_as(
-        c,
-        one,
-        "/api/contests/night/submissions",
-        Some(&k.login(one, "alice").await),
-        Some(json!({"problem": "A", "language": "python", "source": source})),
-    )
-    .await;
-    assert_eq!(s, 202, "{v}");
+    k.submit_ac(one, "night", "alice").await;
     let (s, v) = call(
         c,
         two,

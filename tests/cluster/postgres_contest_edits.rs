@@ -7,7 +7,7 @@
 //! Needs PostgreSQL's server binaries; skipped without them unless `CI` is set: then it fails.
 
 use crate::fixtures::pg_contest::{PgContest, PgContestSetup};
-use crate::fixtures::{accounts, daemon, package};
+use crate::fixtures::{accounts, daemon};
 use sudojudge_testkit::postgres;
 
 use accounts::{call, get_as, post_as};
@@ -39,19 +39,8 @@ async fn a_contest_made_on_one_node_is_served_and_edited_on_the_other() {
     let Some(server) = PgServer::shared() else {
         return;
     };
-    let k = PgContest::start(
-        &server,
-        PgContestSetup {
-            contests: &[],
-            clock: "2026-03-01T08:00:00Z",
-            extra: "",
-            users: &[("boss", true), ("alice", false)],
-            worker: false,
-        },
-    );
-    let PgContest {
-        pkg, one, two, c, ..
-    } = &k;
+    let k = PgContest::start(&server, PgContestSetup::RUNTIME_ONLY);
+    let PgContest { one, two, c, .. } = &k;
     let boss = k.login(&k.one, "boss").await;
     let alice = k.login(&k.two, "alice").await;
 
@@ -96,16 +85,7 @@ async fn a_contest_made_on_one_node_is_served_and_edited_on_the_other() {
     // Running with a submission (through the first node): the second refuses what would
     // rewrite it, for the reason.
     k.set_clock("2026-03-01T09:30:00Z");
-    let source = package::python_solution(pkg, 1, true);
-    let (s, v) = post_as(
-        c,
-        one,
-        "/api/contests/night/submissions",
-        Some(&k.login(one, "alice").await),
-        Some(json!({"problem": "A", "language": "python", "source": source})),
-    )
-    .await;
-    assert_eq!(s, 202, "{v}");
+    k.submit_ac(one, "night", "alice").await;
     let (s, v) = patch(c, two, &boss, json!({"format": "ioi", "freeze_minutes": 0})).await;
     assert_eq!(
         (s, v["error"]["code"].as_str()),

@@ -96,22 +96,18 @@ async fn a_contest_nobody_used_is_deleted_and_the_version_keeps_growing(b: &Back
 
     // A contest with a submission stays whole.
     let enqueued = s
-        .enqueue_contest(NewContestSubmission {
-            submission: NewSubmission {
+        .enqueue_contest(NewContestSubmission::registered(
+            NewSubmission {
                 problem: "sudoku".into(),
                 language: "c".into(),
                 source: "int main(){}".into(),
                 owner: Some(alice),
                 data_hash: None,
             },
-            contest: "a".into(),
-            label: "A".into(),
-            at: at(50),
-            rate: None,
-            max_queued: 100,
-            max_per_user: None,
-            register: true,
-        })
+            "a",
+            "A",
+            at(50),
+        ))
         .await
         .unwrap();
     assert!(

@@ -79,16 +79,12 @@ async fn a_contest_submission_overtakes_a_plain_flood_even_with_one_worker(b: &B
     }
     let first = s.claim("w0").await.unwrap().unwrap();
     assert_eq!(first.id, flood[0]);
-    let new = NewContestSubmission {
-        submission: owned(Some(users[1])),
-        contest: "spring".into(),
-        label: "A".into(),
-        at: "2026-03-01T09:00:00Z".parse().unwrap(),
-        rate: None,
-        max_queued: 100,
-        max_per_user: None,
-        register: true,
-    };
+    let new = NewContestSubmission::registered(
+        owned(Some(users[1])),
+        "spring",
+        "A",
+        "2026-03-01T09:00:00Z".parse().unwrap(),
+    );
     let ContestEnqueue::Stored(late) = s.enqueue_contest(new).await.unwrap() else {
         panic!("not stored");
     };

@@ -39,26 +39,21 @@ fn kept(r: &ImmediateRejudge) -> (i64, &str, &str) {
     (r.submission_id, r.old_verdict.as_str(), r.clock.as_str())
 }
 
-async fn an_immediate_rejudge_keeps_a_judged_contest_submissions_result(b: &Backend) {
-    let s = b.open().await;
-    let alice = contestants(&s, &["alice"]).await[0];
-    let enqueued = s
-        .enqueue_contest(NewContestSubmission {
-            submission: submission(alice),
-            contest: "spring".into(),
-            label: "A".into(),
-            at: at(60),
-            rate: None,
-            max_queued: 100,
-            max_per_user: None,
-            register: true,
-        })
-        .await
-        .unwrap();
+/// Alice and her submission to contest `spring` at 09:01, judged WA.
+async fn judged_wa(s: &Store) -> (i64, i64) {
+    let alice = contestants(s, &["alice"]).await[0];
+    let new = NewContestSubmission::registered(submission(alice), "spring", "A", at(60));
+    let enqueued = s.enqueue_contest(new).await.unwrap();
     let ContestEnqueue::Stored(id) = enqueued else {
         panic!("{enqueued:?}")
     };
-    judge(&s, id, Verdict::WA).await;
+    judge(s, id, Verdict::WA).await;
+    (alice, id)
+}
+
+async fn an_immediate_rejudge_keeps_a_judged_contest_submissions_result(b: &Backend) {
+    let s = b.open().await;
+    let (alice, id) = judged_wa(&s).await;
     let plain = s.enqueue(submission(alice)).await.unwrap();
     judge(&s, plain, Verdict::WA).await;
 
@@ -108,24 +103,7 @@ both!(an_immediate_rejudge_keeps_when_its_new_judging_started_and_ended,);
 
 async fn an_immediate_rejudge_keeps_when_its_new_judging_started_and_ended(b: &Backend) {
     let s = b.open().await;
-    let alice = contestants(&s, &["alice"]).await[0];
-    let enqueued = s
-        .enqueue_contest(NewContestSubmission {
-            submission: submission(alice),
-            contest: "spring".into(),
-            label: "A".into(),
-            at: at(60),
-            rate: None,
-            max_queued: 100,
-            max_per_user: None,
-            register: true,
-        })
-        .await
-        .unwrap();
-    let ContestEnqueue::Stored(id) = enqueued else {
-        panic!("{enqueued:?}")
-    };
-    judge(&s, id, Verdict::WA).await;
+    let (_, id) = judged_wa(&s).await;
     let wall = |w: &Option<String>| w.as_deref().map(|w| w.parse::<Timestamp>().unwrap());
     s.rejudge_kept(id, at(600)).await.unwrap();
     let rows = s.immediate_rejudges("spring").await.unwrap();

@@ -31,22 +31,18 @@ async fn negative_scores_round_trip(b: &Backend) {
         }])
         .await
         .unwrap()[0];
-    let new = NewContestSubmission {
-        submission: NewSubmission {
+    let new = NewContestSubmission::registered(
+        NewSubmission {
             problem: "negsum".into(),
             language: "python".into(),
             source: "print(0)".into(),
             owner: Some(alice),
             data_hash: None,
         },
-        contest: "below".into(),
-        label: "A".into(),
-        at: "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap(),
-        rate: None,
-        max_queued: 100,
-        max_per_user: None,
-        register: true,
-    };
+        "below",
+        "A",
+        "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap(),
+    );
     let ContestEnqueue::Stored(id) = s.enqueue_contest(new).await.unwrap() else {
         panic!("not stored")
     };

@@ -18,22 +18,18 @@ use crate::store::*;
 both!(a_rejudging_runs_aside_and_is_applied_or_dropped);
 
 async fn contest_submission(s: &Store, owner: i64, contest: &str, label: &str) -> i64 {
-    let new = NewContestSubmission {
-        submission: NewSubmission {
+    let new = NewContestSubmission::registered(
+        NewSubmission {
             problem: "sudoku".into(),
             language: "c".into(),
             source: "int main(){}".into(),
             owner: Some(owner),
             data_hash: None,
         },
-        contest: contest.into(),
-        label: label.into(),
-        at: "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap(),
-        rate: None,
-        max_queued: 100,
-        max_per_user: None,
-        register: true,
-    };
+        contest,
+        label,
+        "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap(),
+    );
     match s.enqueue_contest(new).await.unwrap() {
         ContestEnqueue::Stored(id) => id,
         other => panic!("not stored: {other:?}"),

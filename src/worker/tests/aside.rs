@@ -32,16 +32,12 @@ async fn a_rejudgings_runs_come_after_queued_submissions_and_stay_aside() {
         let mut submission = new("p", source);
         submission.owner = Some(owner);
         let stored = store
-            .enqueue_contest(NewContestSubmission {
+            .enqueue_contest(NewContestSubmission::registered(
                 submission,
-                contest: "icpc-contest".into(),
-                label: "A".into(),
-                at: "2026-03-01T09:00:00Z".parse().unwrap(),
-                rate: None,
-                max_queued: 100,
-                max_per_user: None,
-                register: true,
-            })
+                "icpc-contest",
+                "A",
+                "2026-03-01T09:00:00Z".parse().unwrap(),
+            ))
             .await
             .unwrap();
         let ContestEnqueue::Stored(id) = stored else {
