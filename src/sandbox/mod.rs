@@ -9,7 +9,8 @@
 //! every namespace, mount, cgroup and credential change and reports back as JSON.
 //!
 //! Module map:
-//! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process;
+//! - [`Sandbox`] (`runner.rs`): one worker slot: box folder, cgroup, the helper process
+//!   (`runner/setup.rs`: the slot made on the host, and undone when dropped);
 //!   `helper_link.rs`: starting that process and the line exchange with it; `ahead.rs`: the
 //!   next run's file system made while the current run goes on;
 //!   [`SandboxError`] (`error.rs`): the judge's own faults while running a box.

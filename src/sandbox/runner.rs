@@ -1,27 +1,29 @@
 //! [`Sandbox`]: one worker slot's entry point. Prepares the box on the host, hands it to
 //! the helper process, reads the outcome back and tears everything down.
+//!
+//! `setup.rs`: making a slot's sandbox on the host and undoing it when it is dropped.
 
 use std::os::fd::{AsRawFd, BorrowedFd};
-use std::os::unix::fs::DirBuilderExt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::ahead::Ahead;
-use super::boxdir::{self, BoxDirError, RunDir};
+use super::boxdir::{self, RunDir};
 use super::boxfs::BoxFs;
 use super::cgroup::{Cgroup, CgroupError, CgroupLimits, CgroupManager};
 use super::error::SandboxError;
 use super::helper_link::HelperLink;
-use super::probe::{probe_with, Capabilities};
+use super::probe::Capabilities;
 use super::rlimits::RlimitPlan;
 use super::rootfs::Devices;
 use super::slots::SlotLease;
 use super::spec::BoxSpec;
-use super::stale;
 use super::status::{classify, Facts};
 use super::{RunReport, RunRequest};
 use crate::config::SandboxConfig;
+
+mod setup;
 
 /// Per-run settings beyond [`super::Limits`].
 #[derive(Debug, Clone, Copy, Default)]
@@ -68,9 +70,6 @@ pub struct Sandbox {
 /// How long [`Sandbox::new`] waits for another process to free the slot asked for.
 pub const SLOT_WAIT: Duration = Duration::from_secs(120);
 
-/// Distinguishes sandboxes of one process (and so their cgroups and box folders).
-static INSTANCES: AtomicU64 = AtomicU64::new(0);
-
 /// Size of a box's own file system when `box_tmpfs_mb = 0` (its pages are charged to the
 /// run's memory limit as they are written, so this only caps one run's files).
 const DEFAULT_BOX_MB: u64 = 1024;
@@ -96,98 +95,6 @@ impl Sandbox {
     /// The sandbox of the lowest slot free on this host.
     pub fn any(config: &SandboxConfig) -> Result<Sandbox, SandboxError> {
         Self::with_lease(config, SlotLease::first_free(config)?)
-    }
-
-    /// Probes the host and refuses, naming what is missing, unless everything is there or
-    /// `allow_degraded` is set.
-    fn with_lease(config: &SandboxConfig, lease: SlotLease) -> Result<Sandbox, SandboxError> {
-        let slot = lease.slot();
-        let manager = super::probe::detect_cgroups(config);
-        let capabilities = probe_with(config, &manager);
-        if !capabilities.isolated && !config.allow_degraded {
-            return Err(SandboxError::Unavailable(capabilities.missing.clone()));
-        }
-        boxdir::prepare_root(&config.box_root, config.box_tmpfs_mb)?;
-        let helper = match &config.helper {
-            Some(p) => p.clone(),
-            None => match std::env::var_os("SUDOJUDGE_HELPER") {
-                Some(p) => PathBuf::from(p),
-                None => std::env::current_exe().map_err(|source| SandboxError::Helper {
-                    path: PathBuf::from("/proc/self/exe"),
-                    source,
-                })?,
-            },
-        };
-        let id = config.uid_base.saturating_add(slot);
-        let name = format!(
-            "slot{}-{}-{}",
-            slot,
-            std::process::id(),
-            INSTANCES.fetch_add(1, Ordering::Relaxed)
-        );
-        let cgroups = if capabilities.isolated {
-            manager.ok()
-        } else {
-            None
-        };
-        stale::remove_stale(&config.box_root, cgroups.as_ref());
-        let template = config.box_root.join(format!("{name}.root"));
-        std::fs::DirBuilder::new()
-            .mode(0o755)
-            .create(&template)
-            .map_err(|source| {
-                SandboxError::BoxDir(BoxDirError::Io {
-                    op: "mkdir",
-                    path: template.clone(),
-                    source,
-                })
-            })?;
-        let slot_cgroup = match &cgroups {
-            Some(m @ CgroupManager::V1(_)) => Some(m.create(
-                &name,
-                CgroupLimits {
-                    memory_bytes: 256 << 20,
-                    max_processes: config.max_processes.saturating_add(2),
-                },
-            )?),
-            _ => None,
-        };
-        let mut box_cgroups = Vec::new();
-        if let (Some(slot_cgroup), Some(m)) = (&slot_cgroup, &cgroups) {
-            for i in 0..super::WAITING_BOXES {
-                match m.create(
-                    &format!("{name}.box{i}"),
-                    CgroupLimits {
-                        memory_bytes: 256 << 20,
-                        max_processes: config.max_processes.saturating_add(1),
-                    },
-                ) {
-                    Ok(cg) => box_cgroups.push(cg),
-                    Err(e) => {
-                        for cg in box_cgroups.iter().chain([slot_cgroup]) {
-                            let _ = cg.remove();
-                        }
-                        return Err(e.into());
-                    }
-                }
-            }
-        }
-        Ok(Sandbox {
-            config: config.clone(),
-            slot,
-            uid: id,
-            gid: id,
-            helper: HelperLink::new(helper),
-            cgroups,
-            slot_cgroup,
-            box_cgroups,
-            capabilities,
-            name,
-            template,
-            seq: AtomicU64::new(0),
-            ahead: Ahead::new().ok(),
-            _lease: lease,
-        })
     }
 
     /// A second sandbox on the lowest other slot free on this host, with the same
@@ -468,16 +375,6 @@ impl Sandbox {
             uid: self.uid,
             gid: self.gid,
         }
-    }
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        self.helper.stop();
-        for cg in self.slot_cgroup.iter().chain(&self.box_cgroups) {
-            let _ = cg.remove();
-        }
-        let _ = std::fs::remove_dir(&self.template);
     }
 }
 

@@ -14,11 +14,14 @@
 //!   before the end) has its judgement after the end instead: after the `finalized` state
 //!   (everything judged) come those judgements, once the board is unfrozen (oi: at the end),
 //!   then the `thawed` state.
+//!
+//! `log/key.rs`: an event's [`Key`] and its token; `log/reader.rs`: what a reader is shown
+//! of the [`Log`] at an instant.
 
 use std::collections::HashMap;
 
 use jiff::{SignedDuration, Timestamp};
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::contest::{Audience, Contest, Format, Participants, Timing};
@@ -27,100 +30,15 @@ use crate::store::{BoardEntry, Participant, Status};
 use super::mapping::{self, LanguageInfo, ProblemInfo, State, SubmissionInfo};
 use super::rejudged::{self, Change};
 
-/// How far behind the contest clock the feed stays, so a submission whose instant was read
-/// just before it was stored is not passed by a reader.
-pub const GRACE: SignedDuration = SignedDuration::from_secs(5);
+mod key;
+mod reader;
 
-/// Where an event sits in the log; its token is this written out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key {
-    /// Milliseconds since the epoch on the contest clock (`i64::MIN`: configuration).
-    pub t: i64,
-    /// The kind of event at that instant (see the `K_*` constants).
-    pub kind: u8,
-    /// The object's number within its kind.
-    pub id: i64,
-    /// 0 for a submission, 1 for its judgement.
-    pub sub: u8,
-}
-
-const K_STATE: u8 = 0;
-const K_TYPES: u8 = 1;
-const K_LANGUAGES: u8 = 2;
-const K_PROBLEMS: u8 = 3;
-const K_TEAMS: u8 = 4;
-const K_SUBMISSIONS: u8 = 6;
-const K_FINALIZED: u8 = 7;
-const K_REVEALED: u8 = 8;
-const K_THAWED: u8 = 9;
-/// The judgements applied rejudgings made, at their apply instants ([`super::rejudged`]).
-const K_REJUDGED: u8 = 10;
-/// An immediate rejudge's new judgement again when its judging ended, after every
-/// judgement made at the rejudge's instant.
-const K_JUDGED_AGAIN: u8 = 11;
-
-impl Key {
-    const fn at(t: i64, kind: u8, id: i64) -> Key {
-        Key {
-            t,
-            kind,
-            id,
-            sub: 0,
-        }
-    }
-
-    /// The token of this key (opaque to clients).
-    pub fn token(&self) -> String {
-        format!(
-            "{:x}-{:x}-{:x}-{:x}",
-            (self.t as u64) ^ (1 << 63),
-            self.kind,
-            self.id as u64,
-            self.sub
-        )
-    }
-
-    /// The key of a token, `None` for anything [`Key::token`] does not write.
-    pub fn parse(token: &str) -> Option<Key> {
-        let parts: Vec<&str> = token.split('-').collect();
-        let [t, kind, id, sub] = parts.as_slice() else {
-            return None;
-        };
-        let hex = |s: &str| {
-            (!s.is_empty() && s.len() <= 16)
-                .then(|| u64::from_str_radix(s, 16).ok())
-                .flatten()
-        };
-        let key = Key {
-            t: (hex(t)? ^ (1 << 63)) as i64,
-            kind: u8::try_from(hex(kind)?).ok()?,
-            id: hex(id)? as i64,
-            sub: u8::try_from(hex(sub)?).ok()?,
-        };
-        (key.token() == token).then_some(key)
-    }
-}
-
-/// One notification: `{"type","id","data","token"}`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event {
-    /// Its place.
-    pub key: Key,
-    /// The endpoint type (`contest`, `teams`, `submissions`...).
-    pub kind: &'static str,
-    /// The object's id, `None` for the contest and the state.
-    pub id: Option<String>,
-    /// The object.
-    pub data: Value,
-}
-
-impl Event {
-    /// The NDJSON line of this event (without the newline).
-    pub fn line(&self) -> String {
-        json!({"type": self.kind, "id": self.id, "data": self.data, "token": self.key.token()})
-            .to_string()
-    }
-}
+pub use key::Key;
+use key::{
+    ms, K_FINALIZED, K_JUDGED_AGAIN, K_LANGUAGES, K_PROBLEMS, K_REJUDGED, K_REVEALED, K_STATE,
+    K_SUBMISSIONS, K_TEAMS, K_THAWED, K_TYPES,
+};
+pub use reader::{Event, Log, GRACE};
 
 /// What the log of one contest is computed from.
 pub struct Inputs<'a> {
@@ -145,59 +63,6 @@ pub struct Inputs<'a> {
     pub unfrozen: bool,
     /// Who reads it: the public feed holds back what the format hides.
     pub audience: Audience,
-}
-
-/// A contest's events in key order, and where a reader must stop while judging goes on.
-#[derive(Debug, Clone, Default)]
-pub struct Log {
-    /// Every event, by key.
-    pub events: Vec<Event>,
-    /// Nothing at or after this key may be shown yet: a pending judgement goes there.
-    pub blocked_at: Option<Key>,
-}
-
-impl Log {
-    /// The events a reader may see at `now` (a prefix of [`Log::events`]).
-    pub fn visible(&self, now: Timestamp) -> &[Event] {
-        let horizon = Key::at(ms(now - GRACE).saturating_add(1), 0, i64::MIN);
-        let limit = self.blocked_at.map_or(horizon, |b| b.min(horizon));
-        let n = self.events.partition_point(|e| e.key < limit);
-        &self.events[..n]
-    }
-
-    /// The visible events after `since` (all of them for `None`).
-    pub fn since(&self, now: Timestamp, since: Option<Key>) -> &[Event] {
-        let seen = self.visible(now);
-        let from = since.map_or(0, |k| seen.partition_point(|e| e.key <= k));
-        &seen[from..]
-    }
-
-    /// The current object of each id of `kind` among the visible events, by first
-    /// appearance.
-    pub fn objects(&self, now: Timestamp, kind: &str) -> Vec<Value> {
-        let mut order: Vec<String> = Vec::new();
-        let mut latest: HashMap<String, &Value> = HashMap::new();
-        for e in self.visible(now).iter().filter(|e| e.kind == kind) {
-            let id = e.id.clone().unwrap_or_default();
-            if latest.insert(id.clone(), &e.data).is_none() {
-                order.push(id);
-            }
-        }
-        order.iter().map(|id| latest[id].clone()).collect()
-    }
-
-    /// The latest visible object of `kind` with no id (the contest, the state).
-    pub fn singleton(&self, now: Timestamp, kind: &str) -> Option<Value> {
-        self.visible(now)
-            .iter()
-            .rev()
-            .find(|e| e.kind == kind)
-            .map(|e| e.data.clone())
-    }
-}
-
-fn ms(t: Timestamp) -> i64 {
-    t.as_millisecond()
 }
 
 /// A stable number for a user name (teams are keyed by it).

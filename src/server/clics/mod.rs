@@ -5,7 +5,8 @@
 //!
 //! - [`mapping`]: our contest, problems, users, languages, verdicts and board as CLICS
 //!   objects (pure functions).
-//! - [`log`]: the event feed as a pure function of the store's records, with stable tokens.
+//! - [`log`]: the event feed as a pure function of the store's records, with stable tokens
+//!   (`log/key.rs`: an event's key and token; `log/reader.rs`: what a reader is shown).
 //! - [`rejudged`]: the judgements applied rejudgings make, superseding the old ones.
 //! - [`source`]: the log read from the store and cached by data version; the feed bounds.
 //! - [`endpoints`]: the REST endpoints.
