@@ -6,7 +6,7 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::backends::{both, Backend};
-use super::sample::contestants;
+use super::sample::{contestants, owned};
 use crate::store::*;
 
 both!(a_contest_nobody_used_is_deleted_and_the_version_keeps_growing,);
@@ -97,13 +97,7 @@ async fn a_contest_nobody_used_is_deleted_and_the_version_keeps_growing(b: &Back
     // A contest with a submission stays whole.
     let enqueued = s
         .enqueue_contest(NewContestSubmission::registered(
-            NewSubmission {
-                problem: "sudoku".into(),
-                language: "c".into(),
-                source: "int main(){}".into(),
-                owner: Some(alice),
-                data_hash: None,
-            },
+            owned(Some(alice)),
             "a",
             "A",
             at(50),

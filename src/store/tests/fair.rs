@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::backends::{both, Backend};
-use super::sample::report;
 use super::sample::runtime;
+use super::sample::{owned, report};
 use crate::accounts::{Role, UserName};
 use crate::contest::{pick, Queued};
 use crate::judge::{JudgeReport, Verdict};
@@ -33,16 +33,6 @@ both!(
     a_contest_submission_overtakes_a_plain_flood_even_with_one_worker,
     a_released_submission_keeps_its_owners_place,
 );
-
-fn owned(owner: Option<i64>) -> NewSubmission {
-    NewSubmission {
-        data_hash: None,
-        problem: "sudoku".into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner,
-    }
-}
 
 fn done() -> JudgeReport {
     report(Verdict::SE, 0)

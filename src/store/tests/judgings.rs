@@ -4,7 +4,7 @@
 use jiff::{SignedDuration, Timestamp};
 
 use super::backends::{both, Backend};
-use super::sample::{contestants, report};
+use super::sample::{contestants, owned, report};
 use crate::judge::Verdict;
 use crate::store::contests::db_time;
 use crate::store::*;
@@ -13,16 +13,6 @@ both!(an_immediate_rejudge_keeps_a_judged_contest_submissions_result,);
 
 fn at(secs: i64) -> Timestamp {
     "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap() + SignedDuration::from_secs(secs)
-}
-
-fn submission(owner: i64) -> NewSubmission {
-    NewSubmission {
-        problem: "sudoku".into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner: Some(owner),
-        data_hash: None,
-    }
 }
 
 /// Claims the next submission, which must be `id`, and stores `verdict` for it.
@@ -42,7 +32,7 @@ fn kept(r: &ImmediateRejudge) -> (i64, &str, &str) {
 /// Alice and her submission to contest `spring` at 09:01, judged WA.
 async fn judged_wa(s: &Store) -> (i64, i64) {
     let alice = contestants(s, &["alice"]).await[0];
-    let new = NewContestSubmission::registered(submission(alice), "spring", "A", at(60));
+    let new = NewContestSubmission::registered(owned(Some(alice)), "spring", "A", at(60));
     let enqueued = s.enqueue_contest(new).await.unwrap();
     let ContestEnqueue::Stored(id) = enqueued else {
         panic!("{enqueued:?}")
@@ -54,7 +44,7 @@ async fn judged_wa(s: &Store) -> (i64, i64) {
 async fn an_immediate_rejudge_keeps_a_judged_contest_submissions_result(b: &Backend) {
     let s = b.open().await;
     let (alice, id) = judged_wa(&s).await;
-    let plain = s.enqueue(submission(alice)).await.unwrap();
+    let plain = s.enqueue(owned(Some(alice))).await.unwrap();
     judge(&s, plain, Verdict::WA).await;
 
     // Queued again at 09:10 on the contest clock: its WA kept with that instant.

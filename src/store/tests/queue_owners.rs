@@ -7,8 +7,8 @@
 use proptest::prelude::*;
 
 use super::backends::Backend;
-use super::sample::report;
 use super::sample::{numbered_contestants, runtime};
+use super::sample::{owned, report};
 use super::upgrade::{old_postgres, old_sqlite};
 use crate::judge::Verdict;
 use crate::store::*;
@@ -74,16 +74,6 @@ fn ops(users: usize) -> impl Strategy<Value = Vec<Op>> {
     prop::collection::vec(op, 1..50)
 }
 
-fn submission(owner: Option<i64>) -> NewSubmission {
-    NewSubmission {
-        data_hash: None,
-        problem: "sudoku".into(),
-        language: "c".into(),
-        source: "int main(){}".into(),
-        owner,
-    }
-}
-
 /// Runs `ops` on a node whose leases last 1 ms (so a lease-expiry sweep takes back every
 /// claim on PostgreSQL), checking the counts after each.
 async fn counts_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCaseError> {
@@ -93,20 +83,20 @@ async fn counts_follow_the_rows(b: &Backend, ops: Vec<Op>) -> Result<(), TestCas
     let mut flight: Vec<(i64, i64)> = Vec::new();
     for op in ops {
         match op {
-            Op::Submit(u) => all.push(s.enqueue(submission(ids.get(u).copied())).await.unwrap()),
+            Op::Submit(u) => all.push(s.enqueue(owned(ids.get(u).copied())).await.unwrap()),
             Op::SubmitBounded(u) => {
                 let bounds = QueueBounds {
                     max_queued: 12,
                     per_user: Some(2),
                 };
-                let new = submission(ids.get(u).copied());
+                let new = owned(ids.get(u).copied());
                 if let Enqueued::Stored(id) = s.enqueue_bounded(new, bounds).await.unwrap() {
                     all.push(id);
                 }
             }
             Op::SubmitToContest(u) => {
                 let new = NewContestSubmission {
-                    submission: submission(ids.get(u).copied()),
+                    submission: owned(ids.get(u).copied()),
                     contest: "spring".into(),
                     label: "A".into(),
                     at: "2026-03-01T09:00:00Z".parse().unwrap(),

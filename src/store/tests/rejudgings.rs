@@ -9,7 +9,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use super::backends::{both, Backend};
-use super::sample::report;
+use super::sample::{owned, report};
 use crate::accounts::{Role, UserName};
 use crate::judge::Verdict;
 use crate::store::rejudgings::*;
@@ -19,13 +19,7 @@ both!(a_rejudging_runs_aside_and_is_applied_or_dropped);
 
 async fn contest_submission(s: &Store, owner: i64, contest: &str, label: &str) -> i64 {
     let new = NewContestSubmission::registered(
-        NewSubmission {
-            problem: "sudoku".into(),
-            language: "c".into(),
-            source: "int main(){}".into(),
-            owner: Some(owner),
-            data_hash: None,
-        },
+        owned(Some(owner)),
         contest,
         label,
         "2026-03-01T09:00:00Z".parse::<Timestamp>().unwrap(),

@@ -15,6 +15,14 @@ pub(super) fn submission(problem: &str) -> NewSubmission {
     }
 }
 
+/// A C submission to `sudoku` by `owner` (`None`: open mode), without a data hash.
+pub(super) fn owned(owner: Option<i64>) -> NewSubmission {
+    NewSubmission {
+        owner,
+        ..submission("sudoku")
+    }
+}
+
 /// A compiled submission's report with `verdict`, over `tests` tests of that verdict.
 pub(super) fn report(verdict: Verdict, tests: usize) -> JudgeReport {
     let tests = (0..tests)
