@@ -3,7 +3,7 @@
 //! compiled as, and a contest's `languages = [...]` refuses the others with the reason, on
 //! the API and on the web form alike.
 
-use crate::fixtures::contests::fixed_five_hours;
+use crate::fixtures::contests::{fixed_five_hours, message};
 use crate::fixtures::{contests, daemon, web};
 
 use contests::{at, code, start};
@@ -65,10 +65,7 @@ async fn languages_are_listed_with_their_compilers_and_aliases_record_the_standa
         .await;
     assert_eq!(s, 422, "{v}");
     assert!(
-        v["error"]["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("cpp98"),
+        message(&v).contains("cpp98"),
         "the known ids are named: {v}"
     );
 }
